@@ -114,13 +114,13 @@ type Ruleset struct {
 type Options struct {
 	Low         *bool      `json:"low,omitempty"`
 	Automatic   *bool      `json:"automatic,omitempty"`
-	ClosedRolls *bool      `json:"closed-rolls,omitempty"`
+	ClosedRolls *bool      `json:"closedRolls,omitempty"`
 	Progressive *bool      `json:"progressive,omitempty"`
 	Payoff      *Payoff    `json:"payoff,omitempty"`
 	Stake       *int64     `json:"stake,omitempty"`
 	Ante        *int64     `json:"ante,omitempty"`
 	Start       *StartRule `json:"start,omitempty"`
-	ReanteOnTie *bool      `json:"reante-on-tie,omitempty"`
+	ReanteOnTie *bool      `json:"reanteOnTie,omitempty"`
 	// Goal picks Scarne's game of rounds: first to Target points (default
 	// 100) or highest total after Target rounds (default 10).
 	Goal *Goal `json:"goal,omitempty"`
