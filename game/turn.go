@@ -1,0 +1,302 @@
+package game
+
+// maxRolls is the number of rolls in every turn of every preset: three rolls
+// in the Ship, Captain and Crew family, three throws (3, 2, 1 dice) in Meier.
+const maxRolls = 3
+
+// diceCount is the number of dice on the table.
+const diceCount = 5
+
+// Roll is one throw as a player reports it.
+type Roll struct {
+	// Dice are the faces thrown in this throw, 1 to 6, in any order.
+	Dice []int `json:"dice"`
+	// Rethrow, for a cargo re-roll, lists the cargo faces picked up and
+	// thrown again; empty means all cargo.
+	Rethrow []int `json:"rethrow,omitempty"`
+	// Path, in low-or-high only, names the sequence: "6-5-4" or "1-2-3". It is
+	// required only when the first banking roll shows both a 6 and a 1;
+	// otherwise it is optional but must agree with the dice when given.
+	Path string `json:"path,omitempty"`
+}
+
+// TurnInput is a whole turn submitted at once.
+type TurnInput struct {
+	Rolls []Roll `json:"rolls"`
+	// Stand is an explicit stand. A complete submission ends the turn anyway:
+	// a qualified whole-turn submission with rolls left implies standing.
+	Stand bool `json:"stand,omitempty"`
+}
+
+// RollResult is what the engine made of one throw.
+type RollResult struct {
+	// Roll is the throw exactly as given (dice in the order reported).
+	Roll Roll `json:"roll"`
+	// Banked lists the values this throw banked, in sequence order (in Meier:
+	// the parents it found, 1 before 2).
+	Banked []int `json:"banked,omitempty"`
+	// CargoReroll says the throw re-rolled cargo rather than chased the sequence.
+	CargoReroll bool `json:"cargoReroll,omitempty"`
+	// Closed says the throw was sealed under the cup (RULES.md §4).
+	Closed bool `json:"closed,omitempty"`
+	// Sealed is set only in a round view for a closed throw the viewer may
+	// not read yet; Roll, Banked and Cargo are then empty.
+	Sealed bool `json:"sealed,omitempty"`
+	// Cargo is the cargo after this throw (highest first), once qualified; in
+	// Meier, the children so far.
+	Cargo []int `json:"cargo,omitempty"`
+}
+
+// Outcome is a turn so far, or final once Over.
+type Outcome struct {
+	Rolls []RollResult `json:"rolls"`
+	// Qualified says the sequence is banked (in Meier: both parents found).
+	Qualified bool `json:"qualified"`
+	// Path is the sequence the player is on, once known.
+	Path []int `json:"path,omitempty"`
+	// Banked lists the banked values in sequence order.
+	Banked []int `json:"banked,omitempty"`
+	// Cargo is the scoring dice, highest first (in Meier: the children).
+	Cargo []int `json:"cargo,omitempty"`
+	// Score is the sum of the cargo; meaningful only if Qualified, because a
+	// turn that never qualified has no score, which is not a score of 0.
+	Score int `json:"score"`
+	// Automatic says the cargo is an automatic (RULES.md §4).
+	Automatic bool `json:"automatic,omitempty"`
+	// Closed says at least one throw of the turn was closed.
+	Closed bool `json:"closed,omitempty"`
+	// Sealed is set only in a round view that hides closed throws; Score,
+	// Cargo and Automatic are then not shown.
+	Sealed bool `json:"sealed,omitempty"`
+	Over   bool `json:"over"`
+	Stood  bool `json:"stood,omitempty"`
+}
+
+// Next says what a player may do now, so a phone can offer only legal moves.
+type Next struct {
+	Over bool `json:"over"`
+	// Throw is how many dice to throw when rolling for the sequence (or the
+	// Meier throw), 0 if none.
+	Throw    int  `json:"throw"`
+	MayStand bool `json:"mayStand"`
+	// MayReroll says cargo may be re-rolled; Rerollable lists its faces.
+	MayReroll  bool  `json:"mayReroll"`
+	Rerollable []int `json:"rerollable,omitempty"`
+	// RerollAll is true under the "together" cargo rule: all cargo is thrown.
+	RerollAll bool `json:"rerollAll,omitempty"`
+	RollsLeft int  `json:"rollsLeft"`
+	// Roll is the 1-based number of the next roll, 0 once the turn is over.
+	Roll int `json:"roll"`
+}
+
+// Turn builds a turn roll by roll, as a phone records each throw when it
+// happens. Its zero value is not usable; call NewTurn.
+type Turn struct {
+	rs        Ruleset
+	seq       []int // the sequence being chased, nil until the path is fixed
+	path      []int // a copy of seq handed out in outcomes
+	nbank     int   // how many values of seq are banked
+	cargo     []int // current cargo (or Meier children), highest first
+	qualified bool
+	automatic bool
+	closed    bool
+	stood     bool
+	over      bool
+	mr, mrs   bool // Meier parents found
+	parents   []int
+	n         int // rolls taken
+	rolls     [maxRolls]RollResult
+	// buf backs every slice the turn hands out, so a whole turn costs one
+	// allocation. Slices are carved from it and never written again, so an
+	// Outcome taken earlier does not change under later throws.
+	buf  [72]int
+	used int
+}
+
+// NewTurn starts a turn under rs.
+func NewTurn(rs Ruleset) *Turn {
+	t := &Turn{rs: rs}
+	if len(rs.Sequences) == 1 {
+		t.fixPath(rs.Sequences[0])
+	}
+	return t
+}
+
+// carve hands out n ints from the turn's buffer, falling back to the heap
+// if a long turn ever ran out of it.
+func (t *Turn) carve(n int) []int {
+	if t.used+n > len(t.buf) {
+		return make([]int, n)
+	}
+	s := t.buf[t.used : t.used+n : t.used+n]
+	t.used += n
+	return s
+}
+
+// keep copies s into the turn's buffer.
+func (t *Turn) keep(s []int) []int {
+	if len(s) == 0 {
+		return nil
+	}
+	c := t.carve(len(s))
+	copy(c, s)
+	return c
+}
+
+// Roll validates one throw and applies it. On error nothing changes.
+func (t *Turn) Roll(r Roll) error {
+	k := t.n + 1
+	switch {
+	case t.stood:
+		return rollErr(k, 0, ErrTurnOver, "the player stood; the turn is over")
+	case t.n >= maxRolls:
+		return rollErr(k, 0, ErrTooManyRolls, "a turn has only three rolls")
+	case t.over:
+		return rollErr(k, 0, ErrTurnOver, t.overReason())
+	}
+	var res RollResult
+	var err error
+	switch {
+	case t.rs.Family == FamilyMeier:
+		res, err = t.rollMeier(k, r)
+	case t.qualified:
+		res, err = t.rerollCargo(k, r)
+	default:
+		res, err = t.rollSequence(k, r)
+	}
+	if err != nil {
+		return err
+	}
+	res.Roll = Roll{Dice: t.keep(r.Dice), Rethrow: t.keep(r.Rethrow), Path: r.Path}
+	t.rolls[t.n] = res
+	t.n++
+	t.closed = t.closed || res.Closed
+	t.automatic = t.isAutomatic()
+	t.over = t.n == maxRolls || t.automatic || (t.qualified && t.rs.Cargo == CargoNone && t.rs.Family != FamilyMeier)
+	return nil
+}
+
+// overReason says in words why a turn ended before its third roll.
+func (t *Turn) overReason() string {
+	if t.automatic {
+		return "the cargo is an automatic; the turn is over"
+	}
+	return "the sequence is banked and cargo may not be re-rolled in this game; the turn is over"
+}
+
+// Stand ends the turn keeping the current cargo. Only a qualified player may
+// stand, and nobody stands in Die Familie Meier, which has no decisions.
+func (t *Turn) Stand() error {
+	if t.stood || t.over {
+		return rollErr(t.n, 0, ErrTurnOver, "the turn is already over")
+	}
+	if err := t.standErr(); err != nil {
+		return err
+	}
+	t.stood = true
+	t.over = true
+	return nil
+}
+
+// standErr says why the player has nothing to stand on, or nil.
+func (t *Turn) standErr() error {
+	switch {
+	case t.rs.Family == FamilyMeier:
+		return rollErr(t.n, 0, ErrStandNotAllowed, "Die Familie Meier always takes all three throws; nobody stands")
+	case !t.qualified:
+		return rollErr(t.n, 0, ErrStandNotAllowed, "only a player with "+t.seqWords()+" banked may stand")
+	}
+	return nil
+}
+
+// Next says what is allowed now.
+func (t *Turn) Next() Next {
+	if t.over {
+		return Next{Over: true}
+	}
+	nx := Next{Roll: t.n + 1, RollsLeft: maxRolls - t.n}
+	switch {
+	case t.rs.Family == FamilyMeier:
+		nx.Throw = maxRolls - t.n
+	case !t.qualified:
+		nx.Throw = diceCount - t.nbank
+	default:
+		nx.MayStand = true
+		nx.MayReroll = t.rs.Cargo != CargoNone
+		if nx.MayReroll {
+			nx.Rerollable = t.cargo
+			nx.RerollAll = t.rs.Cargo == CargoTogether
+		}
+	}
+	return nx
+}
+
+// Outcome is the turn so far, or final once Over. It shares memory with the
+// turn: treat it as read-only.
+func (t *Turn) Outcome() Outcome {
+	o := Outcome{
+		Rolls:     t.rolls[:t.n:t.n],
+		Qualified: t.qualified,
+		Path:      t.path,
+		Cargo:     t.cargo,
+		Automatic: t.automatic,
+		Closed:    t.closed,
+		Over:      t.over,
+		Stood:     t.stood,
+	}
+	if t.rs.Family == FamilyMeier {
+		o.Banked = t.parents
+	} else if t.nbank > 0 {
+		o.Banked = t.path[:t.nbank:t.nbank]
+	}
+	if t.qualified {
+		o.Score = sum(t.cargo)
+	}
+	return o
+}
+
+// ValidateTurn judges a whole turn submitted at once and returns its final
+// outcome. A qualified turn with rolls left is taken to stand; a turn that
+// stops while the player must still throw is rejected as incomplete.
+func ValidateTurn(rs Ruleset, in TurnInput) (Outcome, error) {
+	if len(in.Rolls) == 0 {
+		return Outcome{}, rollErr(0, 0, ErrEmptyTurn, "no roll was submitted")
+	}
+	t := NewTurn(rs)
+	for _, r := range in.Rolls {
+		if err := t.Roll(r); err != nil {
+			return Outcome{}, err
+		}
+	}
+	switch {
+	case in.Stand:
+		// An explicit stand at the end of a finished turn is harmless, but
+		// only for a player who had something to stand on.
+		if err := t.standErr(); err != nil {
+			return Outcome{}, err
+		}
+		t.stood, t.over = t.stood || !t.over, true
+	case !t.over && t.qualified && t.rs.Family != FamilyMeier:
+		t.stood, t.over = true, true
+	case !t.over:
+		return Outcome{}, rollErr(t.n, 0, ErrTurnIncomplete, t.incompleteDetail())
+	}
+	return t.Outcome(), nil
+}
+
+// incompleteDetail explains why a submitted turn cannot end where it does.
+func (t *Turn) incompleteDetail() string {
+	left := maxRolls - t.n
+	if t.rs.Family == FamilyMeier {
+		return "Die Familie Meier always takes all three throws; " + plural(left, "throw") + " left"
+	}
+	return t.seqWords() + " not banked yet and " + plural(left, "roll") + " left; keep throwing"
+}
+
+func sum(s []int) int {
+	n := 0
+	for _, v := range s {
+		n += v
+	}
+	return n
+}
