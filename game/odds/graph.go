@@ -138,7 +138,7 @@ func (g *graph) actionEdges(a int32) []edge {
 // children are built and appended only when the node itself is.
 type builder struct {
 	g         *graph
-	terminals []int32           // node of each final outcome, -1 until built
+	terminals []int32            // node of each final outcome, -1 until built
 	choices   map[[4]int32]int32 // path-choice nodes by their options
 }
 
