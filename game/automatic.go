@@ -8,14 +8,14 @@ package game
 // 6-6-6 with ship-captain's three). In a low game with automatic explicitly
 // on, every cargo die shows 1 instead: the best possible low cargo.
 func (t *Turn) isAutomatic() bool {
-	if !t.rs.Automatic || !t.qualified || t.rs.Family == FamilyMeier || len(t.cargo) == 0 {
+	if !t.rules.automatic || !t.qualified || t.rules.meier || t.cargo.n == 0 {
 		return false
 	}
 	face := 6
-	if t.rs.Low {
+	if t.rules.low {
 		face = 1
 	}
-	for _, v := range t.cargo {
+	for _, v := range t.ints(t.cargo) {
 		if v != face {
 			return false
 		}

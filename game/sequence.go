@@ -8,25 +8,27 @@ import (
 // This file is RULES.md §1 and the low-or-high path of §2: rolling for the
 // required sequence and banking it.
 
-// rollSequence judges a throw made before the sequence is complete. Banking
-// is automatic and mandatory: the next required value is banked if the dice
-// show it, then the next, so 6, 5 and 4 may all come from one throw, and only
-// one die of each value is banked. The submitter never says what to bank.
-func (t *Turn) rollSequence(k int, r Roll) (RollResult, error) {
+// validateSequence judges a throw made before the sequence is complete.
+func (t *Turn) validateSequence(k int, r Roll) error {
 	if len(r.Rethrow) > 0 {
-		return RollResult{}, rollErr(k, 0, ErrRerollNotQualified,
-			"cargo can only be re-rolled once "+t.seqWords()+" are banked")
+		return rollErr(k, 0, ErrRerollNotQualified, "cargo can only be re-rolled once "+t.seqWords()+" are banked")
 	}
 	if want := diceCount - t.nbank; len(r.Dice) != want {
-		return RollResult{}, rollErr(k, 0, ErrDiceCount, t.sequenceCountDetail(len(r.Dice), want))
+		return rollErr(k, 0, ErrDiceCount, t.sequenceCountDetail(len(r.Dice), want))
 	}
 	if err := checkFaces(k, r.Dice); err != nil {
-		return RollResult{}, err
+		return err
 	}
-	seq, err := t.choosePath(k, r)
-	if err != nil {
-		return RollResult{}, err
-	}
+	_, err := t.choosePath(k, r)
+	return err
+}
+
+// applySequence banks what a validated throw shows. Banking is automatic and
+// mandatory: the next required value is banked if the dice show it, then the
+// next, so 6, 5 and 4 may all come from one throw, and only one die of each
+// value is banked. The submitter never says what to bank.
+func (t *Turn) applySequence(k int, rec *rollRecord, r Roll) {
+	seq, _ := t.choosePath(k, r)
 	var counts [7]int
 	for _, d := range r.Dice {
 		counts[d]++
@@ -36,27 +38,24 @@ func (t *Turn) rollSequence(k int, r Roll) (RollResult, error) {
 		counts[seq[nb]]--
 		nb++
 	}
-	// Nothing can fail from here on: apply the throw.
-	res := RollResult{Closed: t.rs.ClosedRolls && k == maxRolls}
+	// Roll 1 is always open; a third roll taken without the sequence is closed.
+	rec.closed = t.rules.closed && k == maxRolls
 	if seq != nil && t.seq == nil {
 		t.fixPath(seq)
 	}
-	if nb > t.nbank {
-		res.Banked = t.path[t.nbank:nb:nb]
-	}
+	rec.banked = span{t.path.off + uint8(t.nbank), uint8(nb - t.nbank)}
 	t.nbank = nb
 	if seq != nil && nb == len(seq) {
 		t.qualified = true
-		t.cargo = t.cargoFromCounts(&counts, diceCount-nb)
-		res.Cargo = t.cargo
+		t.cargo = t.cargoFromCounts(&counts)
+		rec.cargo = t.cargo
 	}
-	return res, nil
 }
 
 // fixPath commits the turn to one sequence.
 func (t *Turn) fixPath(seq []int) {
 	t.seq = seq
-	t.path = t.keep(seq)
+	t.path = t.store(seq)
 }
 
 // choosePath returns the sequence this throw is judged against: the fixed
@@ -66,7 +65,7 @@ func (t *Turn) fixPath(seq []int) {
 func (t *Turn) choosePath(k int, r Roll) ([]int, error) {
 	var named []int
 	if r.Path != "" {
-		for _, s := range t.rs.Sequences {
+		for _, s := range t.rules.seqs {
 			if pathIs(r.Path, s) {
 				named = s
 			}
@@ -83,7 +82,7 @@ func (t *Turn) choosePath(k int, r Roll) ([]int, error) {
 	}
 	var starts []int
 	n := 0
-	for _, s := range t.rs.Sequences {
+	for _, s := range t.rules.seqs {
 		if contains(r.Dice, s[0]) {
 			starts = s
 			n++
@@ -100,17 +99,17 @@ func (t *Turn) choosePath(k int, r Roll) ([]int, error) {
 	return starts, nil
 }
 
-// cargoFromCounts lists the dice left in counts, highest first.
-func (t *Turn) cargoFromCounts(counts *[7]int, n int) []int {
-	c := t.carve(n)
-	i := 0
+// cargoFromCounts stores the dice left in counts, highest first.
+func (t *Turn) cargoFromCounts(counts *[7]int) span {
+	sp := span{off: uint8(t.used)}
 	for v := 6; v >= 1; v-- {
 		for j := 0; j < counts[v]; j++ {
-			c[i] = v
-			i++
+			t.buf[t.used] = v
+			t.used++
 		}
 	}
-	return c
+	sp.n = uint8(t.used) - sp.off
+	return sp
 }
 
 // checkFaces rejects a die that is not 1 to 6, naming it.
@@ -140,7 +139,7 @@ func (t *Turn) valueName(v int) string {
 		case 5:
 			return "captain"
 		case 4:
-			if t.rs.Preset == "scarne" {
+			if t.rules.scarne {
 				return "mate"
 			}
 			return "crew"
@@ -182,7 +181,7 @@ func (t *Turn) seqNames() string {
 		return pathString(t.seq)
 	}
 	s := ""
-	for i, q := range t.rs.Sequences {
+	for i, q := range t.rules.seqs {
 		if i > 0 {
 			s += " or "
 		}

@@ -1,5 +1,7 @@
 package game
 
+import "slices"
+
 // maxRolls is the number of rolls in every turn of every preset: three rolls
 // in the Ship, Captain and Crew family, three throws (3, 2, 1 dice) in Meier.
 const maxRolls = 3
@@ -92,55 +94,87 @@ type Next struct {
 // Turn builds a turn roll by roll, as a phone records each throw when it
 // happens. Its zero value is not usable; call NewTurn.
 type Turn struct {
-	rs        Ruleset
+	rules     turnRules
 	seq       []int // the sequence being chased, nil until the path is fixed
-	path      []int // a copy of seq handed out in outcomes
+	path      span  // seq copied into buf when the path is fixed
 	nbank     int   // how many values of seq are banked
-	cargo     []int // current cargo (or Meier children), highest first
+	cargo     span  // current cargo (or Meier children), highest first
+	parents   span  // Meier parents in the order found
+	mr, mrs   bool  // Meier parents found
 	qualified bool
 	automatic bool
 	closed    bool
 	stood     bool
 	over      bool
-	mr, mrs   bool // Meier parents found
-	parents   []int
 	n         int // rolls taken
-	rolls     [maxRolls]RollResult
-	// buf backs every slice the turn hands out, so a whole turn costs one
-	// allocation. Slices are carved from it and never written again, so an
-	// Outcome taken earlier does not change under later throws.
-	buf  [72]int
+	rolls     [maxRolls]rollRecord
+	// buf holds every number the turn records; records point into it by
+	// offset rather than by slice, so the turn holds no pointers to itself
+	// and ValidateTurn can keep it on the stack. Outcome copies it out once.
+	buf  [64]int
 	used int
+}
+
+// turnRules is the part of a Ruleset a turn consults, kept small because a
+// turn is copied into every outcome computation.
+type turnRules struct {
+	seqs      [][]int
+	policy    CargoPolicy
+	meier     bool
+	low       bool
+	automatic bool
+	closed    bool
+	scarne    bool
+}
+
+// span is a run of buf: buf[off : off+n].
+type span struct{ off, n uint8 }
+
+// rollRecord is a RollResult held as spans of the turn's buffer.
+type rollRecord struct {
+	dice, rethrow, banked, cargo span
+	path                         string
+	cargoReroll, closed          bool
 }
 
 // NewTurn starts a turn under rs.
 func NewTurn(rs Ruleset) *Turn {
-	t := &Turn{rs: rs}
-	if len(rs.Sequences) == 1 {
-		t.fixPath(rs.Sequences[0])
-	}
+	t := new(Turn)
+	t.init(rs)
 	return t
 }
 
-// carve hands out n ints from the turn's buffer, falling back to the heap
-// if a long turn ever ran out of it.
-func (t *Turn) carve(n int) []int {
-	if t.used+n > len(t.buf) {
-		return make([]int, n)
+func (t *Turn) init(rs Ruleset) {
+	t.rules = turnRules{
+		seqs:      rs.Sequences,
+		policy:    rs.Cargo,
+		meier:     rs.Family == FamilyMeier,
+		low:       rs.Low,
+		automatic: rs.Automatic,
+		closed:    rs.ClosedRolls,
+		scarne:    rs.Preset == "scarne",
 	}
-	s := t.buf[t.used : t.used+n : t.used+n]
-	t.used += n
-	return s
+	if len(rs.Sequences) == 1 {
+		t.fixPath(rs.Sequences[0])
+	}
+	if t.rules.meier {
+		t.parents = span{off: uint8(t.used)} // room for both parents
+		t.used += 2
+	}
 }
 
-// keep copies s into the turn's buffer.
-func (t *Turn) keep(s []int) []int {
-	if len(s) == 0 {
-		return nil
-	}
-	c := t.carve(len(s))
-	copy(c, s)
-	return c
+// store copies s into the buffer and returns where it went. A turn never
+// needs more than the buffer holds once its throws are validated; longer
+// input is rejected before it is stored.
+func (t *Turn) store(s []int) span {
+	sp := span{uint8(t.used), uint8(len(s))}
+	t.used += copy(t.buf[t.used:], s)
+	return sp
+}
+
+// ints reads a span back.
+func (t *Turn) ints(s span) []int {
+	return t.buf[s.off : s.off+s.n : s.off+s.n]
 }
 
 // Roll validates one throw and applies it. On error nothing changes.
@@ -154,25 +188,33 @@ func (t *Turn) Roll(r Roll) error {
 	case t.over:
 		return rollErr(k, 0, ErrTurnOver, t.overReason())
 	}
-	var res RollResult
 	var err error
 	switch {
-	case t.rs.Family == FamilyMeier:
-		res, err = t.rollMeier(k, r)
+	case t.rules.meier:
+		err = t.validateMeier(k, r)
 	case t.qualified:
-		res, err = t.rerollCargo(k, r)
+		err = t.validateReroll(k, r)
 	default:
-		res, err = t.rollSequence(k, r)
+		err = t.validateSequence(k, r)
 	}
 	if err != nil {
 		return err
 	}
-	res.Roll = Roll{Dice: t.keep(r.Dice), Rethrow: t.keep(r.Rethrow), Path: r.Path}
-	t.rolls[t.n] = res
+	// The throw is legal: record it, then let the rule that judged it apply it.
+	rec := &t.rolls[t.n]
+	*rec = rollRecord{dice: t.store(r.Dice), rethrow: t.store(r.Rethrow), path: r.Path}
+	switch {
+	case t.rules.meier:
+		t.applyMeier(rec, r)
+	case t.qualified:
+		t.applyReroll(rec, r)
+	default:
+		t.applySequence(k, rec, r)
+	}
 	t.n++
-	t.closed = t.closed || res.Closed
+	t.closed = t.closed || rec.closed
 	t.automatic = t.isAutomatic()
-	t.over = t.n == maxRolls || t.automatic || (t.qualified && t.rs.Cargo == CargoNone && t.rs.Family != FamilyMeier)
+	t.over = t.n == maxRolls || t.automatic || (t.qualified && t.rules.policy == CargoNone && !t.rules.meier)
 	return nil
 }
 
@@ -201,7 +243,7 @@ func (t *Turn) Stand() error {
 // standErr says why the player has nothing to stand on, or nil.
 func (t *Turn) standErr() error {
 	switch {
-	case t.rs.Family == FamilyMeier:
+	case t.rules.meier:
 		return rollErr(t.n, 0, ErrStandNotAllowed, "Die Familie Meier always takes all three throws; nobody stands")
 	case !t.qualified:
 		return rollErr(t.n, 0, ErrStandNotAllowed, "only a player with "+t.seqWords()+" banked may stand")
@@ -216,41 +258,59 @@ func (t *Turn) Next() Next {
 	}
 	nx := Next{Roll: t.n + 1, RollsLeft: maxRolls - t.n}
 	switch {
-	case t.rs.Family == FamilyMeier:
+	case t.rules.meier:
 		nx.Throw = maxRolls - t.n
 	case !t.qualified:
 		nx.Throw = diceCount - t.nbank
 	default:
 		nx.MayStand = true
-		nx.MayReroll = t.rs.Cargo != CargoNone
+		nx.MayReroll = t.rules.policy != CargoNone
 		if nx.MayReroll {
-			nx.Rerollable = t.cargo
-			nx.RerollAll = t.rs.Cargo == CargoTogether
+			nx.Rerollable = slices.Clone(t.ints(t.cargo))
+			nx.RerollAll = t.rules.policy == CargoTogether
 		}
 	}
 	return nx
 }
 
-// Outcome is the turn so far, or final once Over. It shares memory with the
-// turn: treat it as read-only.
+// Outcome is the turn so far, or final once Over. It owns its memory: later
+// throws do not change an outcome already taken.
 func (t *Turn) Outcome() Outcome {
+	ints := make([]int, t.used)
+	copy(ints, t.buf[:t.used])
+	at := func(s span) []int {
+		if s.n == 0 {
+			return nil
+		}
+		return ints[s.off : s.off+s.n : s.off+s.n]
+	}
 	o := Outcome{
-		Rolls:     t.rolls[:t.n:t.n],
+		Rolls:     make([]RollResult, t.n),
 		Qualified: t.qualified,
-		Path:      t.path,
-		Cargo:     t.cargo,
+		Path:      at(t.path),
+		Cargo:     at(t.cargo),
 		Automatic: t.automatic,
 		Closed:    t.closed,
 		Over:      t.over,
 		Stood:     t.stood,
 	}
-	if t.rs.Family == FamilyMeier {
-		o.Banked = t.parents
-	} else if t.nbank > 0 {
-		o.Banked = t.path[:t.nbank:t.nbank]
+	for i := range o.Rolls {
+		rec := &t.rolls[i]
+		o.Rolls[i] = RollResult{
+			Roll:        Roll{Dice: at(rec.dice), Rethrow: at(rec.rethrow), Path: rec.path},
+			Banked:      at(rec.banked),
+			CargoReroll: rec.cargoReroll,
+			Closed:      rec.closed,
+			Cargo:       at(rec.cargo),
+		}
+	}
+	if t.rules.meier {
+		o.Banked = at(t.parents)
+	} else {
+		o.Banked = at(span{t.path.off, uint8(t.nbank)})
 	}
 	if t.qualified {
-		o.Score = sum(t.cargo)
+		o.Score = sum(o.Cargo)
 	}
 	return o
 }
@@ -262,7 +322,8 @@ func ValidateTurn(rs Ruleset, in TurnInput) (Outcome, error) {
 	if len(in.Rolls) == 0 {
 		return Outcome{}, rollErr(0, 0, ErrEmptyTurn, "no roll was submitted")
 	}
-	t := NewTurn(rs)
+	var t Turn
+	t.init(rs)
 	for _, r := range in.Rolls {
 		if err := t.Roll(r); err != nil {
 			return Outcome{}, err
@@ -276,7 +337,7 @@ func ValidateTurn(rs Ruleset, in TurnInput) (Outcome, error) {
 			return Outcome{}, err
 		}
 		t.stood, t.over = t.stood || !t.over, true
-	case !t.over && t.qualified && t.rs.Family != FamilyMeier:
+	case !t.over && t.qualified && !t.rules.meier:
 		t.stood, t.over = true, true
 	case !t.over:
 		return Outcome{}, rollErr(t.n, 0, ErrTurnIncomplete, t.incompleteDetail())
@@ -287,7 +348,7 @@ func ValidateTurn(rs Ruleset, in TurnInput) (Outcome, error) {
 // incompleteDetail explains why a submitted turn cannot end where it does.
 func (t *Turn) incompleteDetail() string {
 	left := maxRolls - t.n
-	if t.rs.Family == FamilyMeier {
+	if t.rules.meier {
 		return "Die Familie Meier always takes all three throws; " + plural(left, "throw") + " left"
 	}
 	return t.seqWords() + " not banked yet and " + plural(left, "roll") + " left; keep throwing"
