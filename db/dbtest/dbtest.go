@@ -1,0 +1,229 @@
+// Package dbtest gives every test its own fresh, migrated, empty PostgreSQL
+// database.
+//
+// Where the server comes from:
+//   - TEST_DATABASE_URL, or else DATABASE_URL, when set: that server is used.
+//     Its role needs CREATEDB. The URL's database is only used to connect;
+//     each test gets a new database that is dropped when the test ends.
+//   - Otherwise one private server per test process is started with
+//     db/pgserver (a temporary data directory, a free port, its own socket
+//     directory, fsync off, as the postgres user when running as root).
+//
+// The schema is migrated once into a template database whose name carries a
+// hash of the migrations, so a server reused across runs migrates only when
+// the schema changes; each test then clones it with CREATE DATABASE ...
+// TEMPLATE, which takes milliseconds.
+//
+// When no server can be had, the test fails (it is never skipped) with a
+// message that says how to get one. Packages call Main from TestMain so the
+// private server stops when their tests end; the server's parent-death
+// signal is the backstop if the process dies first.
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/db/pgserver"
+)
+
+// env is the per-process test environment, set up on first use.
+type env struct {
+	adminDSN string
+	admin    *pgxpool.Pool
+	server   *pgserver.Server // nil when an external server is used
+	template string
+}
+
+var (
+	setupOnce sync.Once
+	shared    *env
+	setupErr  error
+)
+
+// howTo is appended to every failure to find a database.
+const howTo = "set TEST_DATABASE_URL (for example postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable) " +
+	"to use a running server whose role may CREATE DATABASE, or install the PostgreSQL server binaries " +
+	"(apt-get install postgresql) so the tests can start their own"
+
+// Main runs a package's tests and then stops the private server. Use it as
+// the package's TestMain:
+//
+//	func TestMain(m *testing.M) { dbtest.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	shutdown()
+	os.Exit(code)
+}
+
+// Pool returns a pool on a fresh, migrated, empty database that is dropped
+// when the test ends.
+func Pool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), DSN(t))
+	if err != nil {
+		t.Fatalf("dbtest: open pool: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// DSN creates a fresh, migrated, empty database for the test and returns
+// its connection string. The database is dropped when the test ends, even
+// if connections to it are still open.
+func DSN(t testing.TB) string {
+	t.Helper()
+	e := environment(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	name := "tally_test_" + randomSuffix()
+	sql := fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", pgx.Identifier{name}.Sanitize(), pgx.Identifier{e.template}.Sanitize())
+	if _, err := e.admin.Exec(ctx, sql); err != nil {
+		t.Fatalf("dbtest: create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		drop := fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{name}.Sanitize())
+		if _, err := e.admin.Exec(ctx, drop); err != nil {
+			t.Errorf("dbtest: drop test database %s: %v", name, err)
+		}
+	})
+	dsn, err := withDatabase(e.adminDSN, name)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	return dsn
+}
+
+// environment sets up the process's server and template once.
+func environment(t testing.TB) *env {
+	t.Helper()
+	setupOnce.Do(func() { shared, setupErr = setup() })
+	if setupErr != nil {
+		t.Fatalf("dbtest: no PostgreSQL for tests: %v\nTo fix: %s", setupErr, howTo)
+	}
+	return shared
+}
+
+// setup finds or starts a server and prepares the template database.
+func setup() (*env, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := &env{}
+	e.adminDSN = os.Getenv("TEST_DATABASE_URL")
+	if e.adminDSN == "" {
+		e.adminDSN = os.Getenv("DATABASE_URL")
+	}
+	if e.adminDSN == "" {
+		srv, err := pgserver.Start(ctx, pgserver.Config{
+			Settings: map[string]string{"max_connections": "300"},
+		})
+		if err != nil {
+			return nil, err
+		}
+		e.server, e.adminDSN = srv, srv.DSN()
+	}
+	admin, err := pgxpool.New(ctx, e.adminDSN)
+	if err == nil {
+		err = admin.Ping(ctx)
+	}
+	if err != nil {
+		e.close()
+		return nil, fmt.Errorf("connect to %s: %w", redact(e.adminDSN), err)
+	}
+	e.admin = admin
+	if e.template, err = ensureTemplate(ctx, admin, e.adminDSN); err != nil {
+		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// shutdown stops what setup started.
+func shutdown() {
+	if shared != nil {
+		shared.close()
+	}
+}
+
+// close releases the admin pool and stops a private server.
+func (e *env) close() {
+	if e.admin != nil {
+		e.admin.Close()
+	}
+	if e.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := e.server.Stop(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "dbtest: stop PostgreSQL: %v\n", err)
+		}
+	}
+}
+
+// randomSuffix makes database names unique across processes and machines
+// sharing one server.
+func randomSuffix() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// schemaHash identifies the embedded migrations, so that the template of an
+// older schema is never reused.
+func schemaHash() (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(db.MigrationFiles(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := fs.ReadFile(db.MigrationFiles(), path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(raw))
+		h.Write(raw)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))[:12], err
+}
+
+// withDatabase returns dsn pointing at another database, for URL and
+// keyword/value connection strings alike.
+func withDatabase(dsn, name string) (string, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", fmt.Errorf("parse %s: %w", redact(dsn), err)
+		}
+		u.Path = "/" + name
+		return u.String(), nil
+	}
+	// In keyword/value form a later keyword overrides an earlier one.
+	return dsn + " dbname=" + name, nil
+}
+
+// redact hides a password in a URL for error messages.
+func redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return "the configured server"
+}
+
+// errTemplate wraps failures to prepare the template database.
+var errTemplate = errors.New("prepare template database")

@@ -1,0 +1,115 @@
+package db
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/golang-migrate/migrate/v4"
+	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// migrations holds the schema, one NNNN_name.up.sql/.down.sql pair per step.
+//
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrMigrate is wrapped by every migration failure.
+var ErrMigrate = errors.New("migrate database")
+
+// Migrate applies direction to the database at dsn: "up" applies every
+// pending migration, "down" reverts all of them. Having nothing to do is
+// success. It returns the schema version afterwards (0 when none is applied).
+func Migrate(ctx context.Context, dsn, direction string) (uint, error) {
+	m, closeAll, err := newMigrator(dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer closeAll()
+	stop := context.AfterFunc(ctx, func() { m.GracefulStop <- true })
+	defer stop()
+	switch direction {
+	case "up":
+		err = m.Up()
+	case "down":
+		err = m.Down()
+	default:
+		return 0, fmt.Errorf("%w: unknown direction %q (want up or down)", ErrMigrate, direction)
+	}
+	if err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return 0, fmt.Errorf("%w %s: %w", ErrMigrate, direction, err)
+	}
+	return version(m)
+}
+
+// MigrationVersion reports the schema version of the database at dsn and
+// whether a failed migration left it dirty (fix by hand, then migrate).
+func MigrationVersion(ctx context.Context, dsn string) (version uint, dirty bool, err error) {
+	m, closeAll, err := newMigrator(dsn)
+	if err != nil {
+		return 0, false, err
+	}
+	defer closeAll()
+	version, dirty, err = m.Version()
+	if errors.Is(err, migrate.ErrNilVersion) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("%w: version: %w", ErrMigrate, err)
+	}
+	return version, dirty, nil
+}
+
+// version reads the version after a migration, mapping "none" to 0.
+func version(m *migrate.Migrate) (uint, error) {
+	v, _, err := m.Version()
+	if errors.Is(err, migrate.ErrNilVersion) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%w: version: %w", ErrMigrate, err)
+	}
+	return v, nil
+}
+
+// newMigrator opens the database through pgx's database/sql adapter, which
+// accepts every DSN form pgx does (URLs and key=value strings), and pairs it
+// with the embedded migrations.
+func newMigrator(dsn string) (*migrate.Migrate, func(), error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: parse DSN: %w", ErrMigrate, err)
+	}
+	sqlDB := stdlib.OpenDB(*cfg)
+	driver, err := pgxmigrate.WithInstance(sqlDB, &pgxmigrate.Config{})
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, fmt.Errorf("%w: %w", ErrMigrate, err)
+	}
+	src, err := iofs.New(migrations, "migrations")
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, fmt.Errorf("%w: %w", ErrMigrate, err)
+	}
+	m, err := migrate.NewWithInstance("iofs", src, "pgx5", driver)
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, fmt.Errorf("%w: %w", ErrMigrate, err)
+	}
+	return m, func() { _, _ = m.Close(); sqlDB.Close() }, nil
+}
+
+// MigrationFiles exposes the embedded migration files (rooted at the
+// migration directory) so tools such as dbtest can fingerprint the schema.
+func MigrationFiles() fs.FS {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		panic(err) // the directory is embedded at build time
+	}
+	return sub
+}

@@ -1,0 +1,16 @@
+DROP TABLE IF EXISTS events;
+DROP TABLE IF EXISTS idempotency_keys;
+DROP TABLE IF EXISTS postings;
+DROP TABLE IF EXISTS journal_transactions;
+DROP TABLE IF EXISTS accounts;
+DROP TABLE IF EXISTS round_actions;
+DROP TABLE IF EXISTS turns;
+DROP TABLE IF EXISTS rounds;
+DROP TABLE IF EXISTS players;
+DROP TABLE IF EXISTS tables;
+DROP FUNCTION IF EXISTS tally_check_posting_row();
+DROP FUNCTION IF EXISTS tally_check_journal_row();
+DROP FUNCTION IF EXISTS tally_check_transaction(bigint, text);
+DROP FUNCTION IF EXISTS tally_guard_balance();
+DROP FUNCTION IF EXISTS tally_apply_posting();
+DROP FUNCTION IF EXISTS tally_reject_change();
