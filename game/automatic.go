@@ -1,7 +1,16 @@
 package game
 
-// This file is the automatic of RULES.md §4, as it shows in one turn.
-// Whether an automatic wins the pot is a round matter (see round.go).
+// This file is the automatic of RULES.md §4, as it shows in one turn. How
+// a claimed automatic wins the pot is a round matter (see round.go).
+
+// automaticWins reports whether an automatic can win anything under rs. It
+// needs the automatic option, and a table that settles each round on its
+// own by best score: with a progressive pot the declared score is the only
+// winning score, and in Scarne's game of rounds points accumulate, so there
+// a 6-6 is just a 12 and the player may keep re-rolling.
+func automaticWins(rs Ruleset) bool {
+	return rs.Automatic && !rs.Progressive && rs.Goal.Kind == GoalRound && rs.Family != FamilyMeier
+}
 
 // isAutomatic reports whether the turn's cargo is an automatic: with the
 // automatic option on, every cargo die shows 6 (6-6 with two cargo dice,

@@ -47,6 +47,7 @@ func (t *Turn) applySequence(k int, rec *rollRecord, r Roll) {
 	t.nbank = nb
 	if seq != nil && nb == len(seq) {
 		t.qualified = true
+		t.qualAt = k
 		t.cargo = t.cargoFromCounts(&counts)
 		rec.cargo = t.cargo
 	}

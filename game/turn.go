@@ -102,6 +102,7 @@ type Turn struct {
 	parents   span  // Meier parents in the order found
 	mr, mrs   bool  // Meier parents found
 	qualified bool
+	qualAt    int // the roll that completed the sequence, 0 if none
 	automatic bool
 	closed    bool
 	stood     bool
@@ -150,7 +151,7 @@ func (t *Turn) init(rs Ruleset) {
 		policy:    rs.Cargo,
 		meier:     rs.Family == FamilyMeier,
 		low:       rs.Low,
-		automatic: rs.Automatic,
+		automatic: automaticWins(rs),
 		closed:    rs.ClosedRolls,
 		scarne:    rs.Preset == "scarne",
 	}
