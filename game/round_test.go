@@ -6,10 +6,12 @@ import (
 	"testing"
 )
 
-func rollA(p string, dice ...int) Action { return Action{Player: p, Kind: ActionRoll, Roll: &Roll{Dice: dice}} }
-func standA(p string) Action            { return Action{Player: p, Kind: ActionStand} }
-func claimA(p string) Action            { return Action{Player: p, Kind: ActionClaimAutomatic} }
-func liftA(p string) Action             { return Action{Player: p, Kind: ActionLiftCups} }
+func rollA(p string, dice ...int) Action {
+	return Action{Player: p, Kind: ActionRoll, Roll: &Roll{Dice: dice}}
+}
+func standA(p string) Action { return Action{Player: p, Kind: ActionStand} }
+func claimA(p string) Action { return Action{Player: p, Kind: ActionClaimAutomatic} }
+func liftA(p string) Action  { return Action{Player: p, Kind: ActionLiftCups} }
 
 // scoreTurn is a whole turn that scores exactly score with two cargo dice:
 // 6-5-4 on the first roll, then stand.
