@@ -197,6 +197,23 @@ func TestAnsweringTheTableQuestion(t *testing.T) {
 	}
 }
 
+func TestPlayingToWinTakesTheTieWhenNoWinIsPossible(t *testing.T) {
+	t.Parallel()
+	// Against a point of 12 without automatics nothing wins: standing ties
+	// for sure, re-rolling ties one time in 36 at best.
+	classic := ruleset(t, "classic", game.Options{})
+	adv := advise(t, Query{Ruleset: classic, Banked: []int{6, 5, 4}, Cargo: []int{6, 6}, RollsLeft: 1, Point: intp(12)})
+	if adv.Best.Win.Choice != 0 || adv.Best.Win.Value != 0 || adv.Choices[0].PTie != 1 {
+		t.Errorf("best %+v, choices %+v: want stand, a sure tie", adv.Best, adv.Choices)
+	}
+	// Nobody can beat 12 without automatics, so standing on it before
+	// another player never loses.
+	adv = advise(t, Query{Ruleset: classic, Banked: []int{6, 5, 4}, Cargo: []int{6, 6}, RollsLeft: 1, Later: 1})
+	if c := stand(t, adv); c.PLose > 1e-12 || c.PTie <= 0 {
+		t.Errorf("standing on 12 without automatics before one player: %+v, want no chance of losing", c)
+	}
+}
+
 func TestConcurrentFirstQueriesAgree(t *testing.T) {
 	t.Parallel()
 	// A shape no other test uses, so its table is built under contention.
