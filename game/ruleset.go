@@ -317,5 +317,8 @@ func (rs *Ruleset) apply(o Options) error {
 	if o.ReanteOnTie != nil {
 		rs.ReanteOnTie = *o.ReanteOnTie
 	}
+	if rs.Low && rs.Goal.Kind != GoalRound {
+		return bad("low: %s's game of rounds is won by the highest total", rs.Preset)
+	}
 	return nil
 }
