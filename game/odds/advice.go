@@ -137,12 +137,18 @@ func (st standing) describe(dist []float64, sc scale) Choice {
 			total += p * float64(sc.score(o))
 		}
 	}
-	c.PNoScore = dist[noScore]
+	// Sums of exact terms can stray past 0 or 1 by a rounding error; a
+	// probability printed as -0.000000 would only confuse.
+	c.PWin, c.PTie, c.PLose = unit(c.PWin), unit(c.PTie), unit(c.PLose)
+	c.PNoScore = unit(dist[noScore])
 	if scored > 0 {
 		c.ExpectedScore = total / scored
 	}
 	return c
 }
+
+// unit clamps a probability to [0, 1].
+func unit(p float64) float64 { return min(max(p, 0), 1) }
 
 // best picks the option that is best under a plan, first among equals (the
 // options come stand first, then re-rolls of fewer dice first), and reports

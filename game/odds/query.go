@@ -214,7 +214,13 @@ func (q Query) meierState() (state, error) {
 	}
 	st := state{rolls: int8(q.RollsLeft)}
 	for _, f := range q.Banked {
-		bit := map[int]uint8{1: mrMeier, 2: mrsMeier}[f]
+		var bit uint8
+		switch f {
+		case 1:
+			bit = mrMeier
+		case 2:
+			bit = mrsMeier
+		}
 		if bit == 0 || st.mask&bit != 0 {
 			return state{}, fmt.Errorf("%w: parents are one 1 and one 2, not %v", ErrBanked, q.Banked)
 		}

@@ -85,6 +85,8 @@ func TestAdviseAcceptsEveryReachableKindOfState(t *testing.T) {
 	bar := ruleset(t, "bar", game.Options{})
 	lowHigh := ruleset(t, "low-or-high", game.Options{})
 	meier := ruleset(t, "family-meier", game.Options{})
+	noRerolls := bar
+	noRerolls.Cargo = game.CargoNone
 	tests := []struct {
 		name  string
 		q     Query
@@ -96,6 +98,7 @@ func TestAdviseAcceptsEveryReachableKindOfState(t *testing.T) {
 		{"out of rolls without a score", Query{Ruleset: bar, Banked: []int{6, 5}, RollsLeft: 0}, []ChoiceKind{KindStand}},
 		{"qualified, together", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{2, 5}, RollsLeft: 2}, []ChoiceKind{KindStand, KindReroll}},
 		{"qualified, last roll used", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{2, 5}, RollsLeft: 0}, []ChoiceKind{KindStand}},
+		{"qualified where cargo may not be re-rolled", Query{Ruleset: noRerolls, Banked: []int{6, 5, 4}, Cargo: []int{2, 5}, RollsLeft: 2}, []ChoiceKind{KindStand}},
 		{"automatic ends the turn", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{6, 6}, RollsLeft: 2}, []ChoiceKind{KindStand}},
 		{"path named in advance", Query{Ruleset: lowHigh, RollsLeft: 3, PathHint: "1-2-3"}, []ChoiceKind{KindRoll}},
 		{"low path banked", Query{Ruleset: lowHigh, Banked: []int{1, 2}, RollsLeft: 1, PathHint: "1-2-3"}, []ChoiceKind{KindRoll}},
