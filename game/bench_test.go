@@ -19,3 +19,37 @@ func BenchmarkValidateTurn(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRound8Players replays a bar round of eight players from its
+// stored actions, as the server does, and settles it.
+func BenchmarkRound8Players(b *testing.B) {
+	rs := ruleset(b, "bar", Options{})
+	players := []string{"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"}
+	setup := RoundSetup{Players: players, CarriedPot: 5, Ante: true}
+	var actions []Action
+	for i, p := range players {
+		switch i % 3 {
+		case 0: // ship, then captain and crew, then a closed cargo re-roll
+			actions = append(actions, rollA(p, 6, 4, 3, 3, 1), rollA(p, 5, 4, 1, 2), rollA(p, 5, 2))
+		case 1: // 6-5-4 at once, stand
+			actions = append(actions, scoreTurn(p, 8)...)
+		default: // never puts to sea
+			actions = append(actions, noScore(p)...)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewRound(rs, setup)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, a := range actions {
+			if err := r.Apply(a); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if res, ok := r.Result(); !ok || res.Kind != ResultTie {
+			b.Fatalf("result %+v", res)
+		}
+	}
+}

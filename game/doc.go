@@ -5,5 +5,154 @@
 // the exact outcome, or rejects it with a reason a person understands. It
 // decides every money movement of a round as data (who wins what from the
 // pot, what carries over, who pays whom per point); the ledger only records
-// those decisions. The package does no I/O: no HTTP, no SQL, no clock.
+// those decisions. The package does no I/O: no HTTP, no SQL, no clock, no
+// randomness.
+//
+// # Where each rule lives
+//
+//   - ruleset.go: presets and table options (RULES.md §2).
+//   - turn.go: a turn, roll by roll (Turn) or whole (ValidateTurn).
+//   - sequence.go: rolling for 6-5-4 and automatic banking; low-or-high paths.
+//   - cargo.go: standing and cargo re-rolls.
+//   - meier.go: Die Familie Meier.
+//   - automatic.go: what an automatic is; round.go: what it wins.
+//   - round.go: play order, the point, the hammer, claims, lifting cups.
+//   - view.go: what each player may see (closed rolls sealed).
+//   - settle.go: winners, ties, no-one-qualifies, progressive pots, the pot.
+//   - payoff.go: per-point payments.
+//   - start.go: who goes first, roll-off and rotation.
+//   - game.go: a table's rounds, carry-over and antes; CloseOut.
+//   - scarne.go: Scarne's game of rounds.
+//   - errors.go: RollError and the rule sentinels.
+//
+// A round is replayed from its RoundSetup plus the ordered Actions applied
+// to it; Apply either applies an action whole or changes nothing, so the
+// server stores setups and actions and replays them through the engine.
+//
+// # House rules
+//
+// RULES.md decides where the sources are silent or disagree; these are its
+// decisions, and the engine's own where RULES.md is silent too. The option
+// that changes a rule is named where one exists.
+//
+// Turns:
+//
+//   - Banking is derived from the dice (RULES.md Decision): the submitter
+//     never says which dice were banked. The next required value is banked if
+//     shown, then the next, one die per value.
+//   - Dice in a RollResult are kept as reported; cargo is listed highest
+//     first.
+//   - A whole-turn submission (ValidateTurn) that is qualified with rolls left
+//     stands; one that stops unqualified with rolls left, or a Meier turn
+//     short of three throws, is rejected with ErrTurnIncomplete. Stand is
+//     refused (ErrStandNotAllowed) without the sequence and in Meier; an
+//     explicit stand at the end of a finished, qualified turn is accepted.
+//   - Rethrow empty means all cargo. Faces not in the cargo are rejected
+//     (ErrRethrowNotCargo) before the cargo policy is checked; under
+//     "together" a rethrow must be empty or all of the cargo (ErrRerollPolicy).
+//     Under cargo policy "none" the turn ends when the sequence is complete.
+//   - low-or-high (RULES.md Decision): a first banking roll showing both a 6
+//     and a 1 must name its path, else ErrAmbiguousPath. A path named on a
+//     roll that banks nothing fixes nothing; in single-sequence games a path,
+//     if given, must name that sequence; Meier has no path.
+//   - Die Familie Meier (RULES.md Decision): the children are the other dice
+//     of the throw that completes the 1+2 pair plus all later dice. A second
+//     1 or 2 in that throw is a child. Meier has no stand, re-roll or closed
+//     rolls.
+//   - Not qualifying is "no score" (Outcome.Qualified false), never a score
+//     of 0; it never wins, in high or low games.
+//
+// Automatics (option automatic; on by default only for bar):
+//
+//   - An automatic is cargo of all 6s: 6-6, or 6-6-6 with ship-captain's
+//     three cargo dice. In a low game the automatic option is off unless the
+//     table turns it on; then the automatic is all 1s.
+//   - An automatic ends the turn: it is the best cargo there is and wins at
+//     once, so there is nothing left to decide.
+//   - Automatics win only at tables that settle each round by best score: with
+//     a progressive pot the declared score is the only winning score, and in
+//     Scarne's game of rounds points accumulate. There 6-6 is a plain 12 and
+//     the player may re-roll it.
+//   - An open automatic is claimed when recorded. A closed one is claimable
+//     (claim-automatic) until the next player's first roll is recorded;
+//     unclaimed it scores a plain 12 and does not tie a later claimed
+//     automatic. A closed automatic of the round's last player is taken as
+//     claimed when the round ends, because nobody rolled after it.
+//   - A claimed automatic wins the pot at once; players who have not thrown
+//     forfeit and count as no score (this matters for per-point payoffs).
+//
+// Closed rolls (option closed-rolls; on by default only for bar):
+//
+//   - Roll 1 is open. Every cargo re-roll is closed. A third roll taken
+//     without the sequence complete is closed, even if it completes it.
+//   - A view (Round.View) shows another player's closed throws sealed: no
+//     dice, no banking, and no cargo, score or automatic for the turn, since
+//     a closed throw may have changed them. What was thrown in the open stays
+//     visible. The point a view shows ignores sealed scores. The player's own
+//     view and Round.State show everything.
+//   - lift-cups: the player whose turn it is, having completed the sequence
+//     in roll 1 or 2 and not yet finished, may call every preceding player
+//     with closed rolls to lift their cups; this reveals them to all. It is
+//     refused when no cup is down. Every roll is revealed when the round ends.
+//
+// Rounds and money:
+//
+//   - A round has at least two players. The point is the best score among
+//     finished turns (the lowest in a low game); the hammer is the last
+//     player to throw.
+//   - Ties (preset only): one-tie-all-tie carries the whole pot; split pays
+//     equal whole-unit shares and the indivisible remainder stays in the pot
+//     as Settlement.Remainder (RULES.md Decision); playoff carries the pot to
+//     a one-round playoff of the tied players (Result.Playoff).
+//   - Nobody qualifies: all-tie carries the pot like a tie; score-zero makes
+//     everyone score 0, so all are tied under the tie rule; refund splits the
+//     whole pot among all players, remainder carrying.
+//   - Progressive (option progressive): only a score exactly equal to the
+//     declared one wins; several are tied under the tie rule; nobody carries
+//     the whole pot. Everyone antes every round, whatever reante-on-tie says.
+//     The declarer rotates one seat each regular round, starting with the
+//     first player of the first round; the caller fills in the declared score.
+//   - Low (option low): the lowest qualified score wins.
+//   - Per-point (options payoff, stake): antes still go to the pot and the
+//     pot is settled as with the pot payoff; in addition each other player
+//     pays the winner stake × margin. No score counts 0; in a low game the
+//     margin is measured the other way and no score counts as the worst
+//     possible score (CargoDice × 6; 24 in Meier), so missing never costs less than a poor
+//     cargo. Nobody pays on a margin of 0 or less. Tied winners under split
+//     share each loser's payment equally, leftover units one each to the tied
+//     winners in play order, so a loser pays exactly stake × margin. Rounds
+//     that carry (ties, no winner) make no per-point payments.
+//   - Re-ante (option reante-on-tie, default on): after a round that carried
+//     because of a tie, nobody qualifying or a playoff, the next regular
+//     round antes only with reante-on-tie. Playoff rounds never ante.
+//   - A closing table returns its pot to the players of its last round
+//     equally, leftover units one each in play order (CloseOut).
+//
+// Who goes first (option start):
+//
+//   - rotate-left (default): the next round starts one seat to the left, the
+//     next seat in play order. rotate-right (ship-of-fools): the seat to the
+//     right of the previous first player.
+//   - roll-off (scarne): before the first round each player throws five dice
+//     in seat order; the lowest total goes first; players tied for lowest
+//     throw again, in seat order, until one is lowest. Later rounds rotate
+//     left.
+//   - loser-first: the lowest scorer of the previous round starts (the
+//     highest scorer in a low game); no score is below any score; among tied
+//     losers the one who threw earliest in that round starts.
+//   - Playoff rounds are played by the tied players in play order and do
+//     not move the rotation or the declarer.
+//
+// Scarne's game of rounds (option goal: first to Target points, default 100,
+// or highest after Target rounds, default 10):
+//
+//   - Every player antes once, before the first round; rounds only score
+//     (ResultScored) and the pot waits for the game's winner.
+//   - A turn without a score adds 0. The round in which someone reaches the
+//     target is completed; the highest total wins. A tie for the win is
+//     settled by one-round playoffs among the tied, repeated while they tie;
+//     playoff scores are not added to totals.
+//   - The winner takes the pot; with per-point payoff each other player pays
+//     stake × the winner's margin in total points.
+//   - A game of rounds cannot be played low: NewRuleset rejects the option.
 package game
