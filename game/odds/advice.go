@@ -80,7 +80,7 @@ func Prepare(rs game.Ruleset) error {
 // graph (see the package documentation for the model). It returns a wrapped
 // sentinel error for a query no turn can be in.
 func Advise(q Query) (Advice, error) {
-	pos, err := q.position()
+	pos, err := q.locate()
 	if err != nil {
 		return Advice{}, err
 	}

@@ -28,7 +28,7 @@ type graph struct {
 // Mr Meier, bit 1 Mrs Meier) and sum (the children so far).
 type state struct {
 	rolls    int8    // rolls left
-	path     int8    // index into the ruleset's sequences; -1 while nothing is banked
+	path     int8    // index into the ruleset's sequences; -1 while nothing is banked, 0 once qualified
 	mask     uint8   // with path -1, the sequences still open (bit i = sequence i)
 	progress int8    // dice banked along the path
 	cargo    [3]int8 // the sorted cargo faces once qualified, zero-padded

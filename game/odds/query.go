@@ -73,8 +73,8 @@ type position struct {
 	later int
 }
 
-// position validates the query and locates it.
-func (q Query) position() (position, error) {
+// locate validates the query and finds its position.
+func (q Query) locate() (position, error) {
 	rs := q.Ruleset
 	if err := checkRuleset(rs); err != nil {
 		return position{}, err
