@@ -243,7 +243,7 @@ func TestRoundSealingAndLiftingCups(t *testing.T) {
 		}
 	}
 	end := r.View("")
-	if o := end.Players[1].Outcome; !end.Over || o.Sealed || o.Score != 4 {
+	if o := end.Players[1].Outcome; !end.Over || !end.Next.Over || end.Turn != "" || o.Sealed || o.Score != 4 {
 		t.Fatalf("cups not lifted at the end: %+v", o)
 	}
 	if res, _ := r.Result(); res.Kind != ResultWin || res.Winners[0] != "alice" {

@@ -76,7 +76,9 @@ func (r *Round) view(viewer string, all bool) RoundState {
 		MayLiftCups: r.mayLiftCups(),
 		Over:        r.over,
 	}
-	if !r.over {
+	if r.over {
+		st.Next = Next{Over: true}
+	} else {
 		st.Turn = r.seats[r.cur].player
 		st.Next = r.seats[r.cur].turn.Next()
 	}
