@@ -23,6 +23,19 @@ type Payment struct {
 	Amount int64 `json:"amount"`
 }
 
+// MaxAmount is the largest amount one movement line accepts. It keeps the
+// sums of many postings far from int64 overflow while allowing any real
+// stake (10^15 cents is ten trillion dollars).
+const MaxAmount int64 = 1_000_000_000_000_000
+
+// checkAmount refuses amounts outside 1..MaxAmount.
+func checkAmount(amount int64, what string) error {
+	if amount <= 0 || amount > MaxAmount {
+		return fmt.Errorf("%w: %s of %d (must be 1 to %d)", ErrInvalidAmount, what, amount, MaxAmount)
+	}
+	return nil
+}
+
 // Ante moves each player's ante into the pot: player −X, pot +X. Every
 // amount must be positive and each player named once.
 func Ante(ctx context.Context, tx pgx.Tx, tableID int64, roundID *int64, antes []PlayerAmount) (Transaction, error) {
@@ -31,10 +44,13 @@ func Ante(ctx context.Context, tx pgx.Tx, tableID int64, roundID *int64, antes [
 	}
 	refs := []db.AccountRef{potRef}
 	var lines []line
+	var total int64
 	for _, a := range antes {
 		refs = append(refs, playerRef(a.PlayerID))
-		lines = append(lines, line{playerRef(a.PlayerID), -a.Amount}, line{potRef, a.Amount})
+		lines = append(lines, line{playerRef(a.PlayerID), -a.Amount})
+		total += a.Amount
 	}
+	lines = append(lines, line{potRef, total})
 	b, err := lockBooks(ctx, tx, tableID, false, refs...)
 	if err != nil {
 		return Transaction{}, err
@@ -122,8 +138,8 @@ func PerPoint(ctx context.Context, tx pgx.Tx, tableID int64, roundID *int64, pay
 // Deposit records a buy-in: the player hands the bank X in cash and the
 // table owes them X: player +X, world −X.
 func Deposit(ctx context.Context, tx pgx.Tx, tableID, playerID, amount int64) (Transaction, error) {
-	if amount <= 0 {
-		return Transaction{}, fmt.Errorf("%w: deposit of %d", ErrInvalidAmount, amount)
+	if err := checkAmount(amount, "deposit"); err != nil {
+		return Transaction{}, err
 	}
 	b, err := lockBooks(ctx, tx, tableID, false, playerRef(playerID), worldRef)
 	if err != nil {
@@ -135,8 +151,8 @@ func Deposit(ctx context.Context, tx pgx.Tx, tableID, playerID, amount int64) (T
 // Withdraw records a cash-out: the bank hands the player X: player −X,
 // world +X. It is allowed at a closed table, where settling up happens.
 func Withdraw(ctx context.Context, tx pgx.Tx, tableID, playerID, amount int64) (Transaction, error) {
-	if amount <= 0 {
-		return Transaction{}, fmt.Errorf("%w: withdrawal of %d", ErrInvalidAmount, amount)
+	if err := checkAmount(amount, "withdrawal"); err != nil {
+		return Transaction{}, err
 	}
 	b, err := lockBooks(ctx, tx, tableID, true, playerRef(playerID), worldRef)
 	if err != nil {
@@ -166,8 +182,8 @@ func SettlementPayment(ctx context.Context, tx pgx.Tx, tableID, from, to, amount
 func checkPlayerAmounts(amounts []PlayerAmount) error {
 	ids := make([]int64, len(amounts))
 	for i, a := range amounts {
-		if a.Amount <= 0 {
-			return fmt.Errorf("%w: %d for player %d", ErrInvalidAmount, a.Amount, a.PlayerID)
+		if err := checkAmount(a.Amount, fmt.Sprintf("amount for player %d", a.PlayerID)); err != nil {
+			return err
 		}
 		ids[i] = a.PlayerID
 	}
@@ -196,8 +212,8 @@ func checkPayments(payments []Payment, bankAllowed bool) error {
 	}
 	for _, p := range payments {
 		switch {
-		case p.Amount <= 0:
-			return fmt.Errorf("%w: payment of %d from %d to %d", ErrInvalidAmount, p.Amount, p.From, p.To)
+		case checkAmount(p.Amount, "payment") != nil:
+			return fmt.Errorf("from %d to %d: %w", p.From, p.To, checkAmount(p.Amount, "payment"))
 		case p.From == p.To:
 			return fmt.Errorf("%w: player %d cannot pay themselves", ErrInvalidAmount, p.From)
 		case !bankAllowed && (p.From == Bank || p.To == Bank):
