@@ -16,6 +16,9 @@ type Player struct {
 	TokenHash []byte
 	JoinedAt  time.Time
 	LeftAt    *time.Time
+	// ClaimedAt is when a phone joined as this player; nil for a seat the
+	// host made that nobody has claimed yet.
+	ClaimedAt *time.Time
 }
 
 // PlayerInsertParams are the caller-chosen columns of a new player.
@@ -26,12 +29,12 @@ type PlayerInsertParams struct {
 	TokenHash []byte
 }
 
-const playerColumns = `id, table_id, name, seat, token_hash, joined_at, left_at`
+const playerColumns = `id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at`
 
 // scanPlayer reads one row selected with playerColumns.
 func scanPlayer(row interface{ Scan(...any) error }) (Player, error) {
 	var p Player
-	err := row.Scan(&p.ID, &p.TableID, &p.Name, &p.Seat, &p.TokenHash, &p.JoinedAt, &p.LeftAt)
+	err := row.Scan(&p.ID, &p.TableID, &p.Name, &p.Seat, &p.TokenHash, &p.JoinedAt, &p.LeftAt, &p.ClaimedAt)
 	return p, interpretError(err)
 }
 

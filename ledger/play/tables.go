@@ -1,0 +1,300 @@
+package play
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// The errors of seating and tables.
+var (
+	ErrInvalid      = errors.New("invalid request")
+	ErrNotFound     = errors.New("not found")
+	ErrTableClosed  = ledger.ErrTableClosed
+	ErrRoundPlaying = errors.New("a round is being played")
+	ErrNoRound      = errors.New("no round is being played")
+	ErrNameTaken    = errors.New("name taken")
+)
+
+// maxPlayers bounds a table. Sixteen is more than any bar table and keeps
+// settle-up exact.
+const maxPlayers = 16
+
+// NewTable is what a host asks for when making a table.
+type NewTable struct {
+	Name        string       `json:"name"`
+	Preset      string       `json:"preset"`
+	Options     game.Options `json:"options"`
+	Currency    string       `json:"currency"`
+	NoOverdraft bool         `json:"noOverdraft"`
+	Players     []string     `json:"players"`
+}
+
+// Created is a new table with the secrets only its host ever sees.
+type Created struct {
+	Table      TableView `json:"table"`
+	HostToken  string    `json:"hostToken"`
+	AuditToken string    `json:"auditToken"`
+	JoinCode   string    `json:"joinCode"`
+}
+
+// CreateTable makes a table, its accounts and its first seats.
+func CreateTable(ctx context.Context, tx pgx.Tx, in NewTable) (Created, error) {
+	rs, err := game.NewRuleset(in.Preset, in.Options)
+	if err != nil {
+		return Created{}, err
+	}
+	if len(in.Players) > maxPlayers {
+		return Created{}, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
+	}
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		name = "Table"
+	}
+	currency := strings.TrimSpace(in.Currency)
+	if currency == "" {
+		currency = "units"
+	}
+	rules, err := json.Marshal(rs)
+	if err != nil {
+		return Created{}, err
+	}
+	host, hostHash := newToken(prefixHost)
+	audit, auditHash := newToken(prefixAudit)
+	var t db.Table
+	for attempt := 0; ; attempt++ {
+		t, err = db.TableInsert(ctx, tx, db.TableInsertParams{Name: name, Ruleset: rules, Currency: currency,
+			JoinCode: newJoinCode(), HostTokenHash: hostHash, AuditTokenHash: auditHash, NoOverdraft: in.NoOverdraft})
+		if !errors.Is(err, db.ErrConflict) || attempt == 5 {
+			break
+		}
+	}
+	if err != nil {
+		return Created{}, err
+	}
+	if _, err := ledger.AppendEvent(ctx, tx, t.ID, "table.created", map[string]any{
+		"name": name, "ruleset": rs, "currency": currency, "noOverdraft": in.NoOverdraft}); err != nil {
+		return Created{}, err
+	}
+	for _, n := range in.Players {
+		if _, err := seat(ctx, tx, t.ID, n); err != nil {
+			return Created{}, err
+		}
+	}
+	view, err := Table(ctx, tx, t.ID, Principal{Role: RoleHost, TableID: t.ID})
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{Table: view, HostToken: host, AuditToken: audit, JoinCode: t.JoinCode}, nil
+}
+
+// joinAlphabet leaves out letters and digits people confuse across a bar
+// table (0/O, 1/I/L).
+const joinAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// newJoinCode is six characters from joinAlphabet: about 887 million codes.
+func newJoinCode() string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err))
+	}
+	for i := range b {
+		b[i] = joinAlphabet[int(b[i])%len(joinAlphabet)]
+	}
+	return string(b)
+}
+
+// cleanName trims a player's name and checks its length.
+func cleanName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > 40 {
+		return "", fmt.Errorf("%w: a player's name must have 1 to 40 characters", ErrInvalid)
+	}
+	return name, nil
+}
+
+// seat puts a player in the next free seat. The seat's token hash is of a
+// token nobody is given, until a phone claims the seat with Join.
+func seat(ctx context.Context, tx pgx.Tx, tableID int64, name string) (db.Player, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return db.Player{}, err
+	}
+	players, err := db.PlayerList(ctx, tx, tableID)
+	if err != nil {
+		return db.Player{}, err
+	}
+	seatNo, active := 1, 0
+	for _, p := range players {
+		if p.LeftAt == nil {
+			active++
+			if strings.EqualFold(p.Name, name) {
+				return db.Player{}, fmt.Errorf("%w: %q already sits at this table", ErrNameTaken, p.Name)
+			}
+		}
+		seatNo = max(seatNo, p.Seat+1)
+	}
+	if active >= maxPlayers {
+		return db.Player{}, fmt.Errorf("%w: the table is full (%d players)", ErrInvalid, maxPlayers)
+	}
+	_, hash := newToken(prefixPlayer)
+	p, err := db.PlayerInsert(ctx, tx, db.PlayerInsertParams{TableID: tableID, Name: name, Seat: seatNo, TokenHash: hash})
+	if err != nil {
+		return db.Player{}, err
+	}
+	if _, err := ledger.AppendEvent(ctx, tx, tableID, "player.seated", map[string]any{
+		"player": p.ID, "name": p.Name, "seat": p.Seat}); err != nil {
+		return db.Player{}, err
+	}
+	return p, nil
+}
+
+// Seat is the host seating a player at the end of the seat order.
+func Seat(ctx context.Context, tx pgx.Tx, tableID int64, name string) (PlayerView, error) {
+	if _, err := lockOpenTable(ctx, tx, tableID); err != nil {
+		return PlayerView{}, err
+	}
+	p, err := seat(ctx, tx, tableID, name)
+	if err != nil {
+		return PlayerView{}, err
+	}
+	return playerView(p), nil
+}
+
+// Joined is a player who joined with the join code, with their token.
+type Joined struct {
+	Table       TableView  `json:"table"`
+	Player      PlayerView `json:"player"`
+	PlayerToken string     `json:"playerToken"`
+}
+
+// Join seats the bearer of a join code. A name matching a seat the host made
+// that no phone has claimed yet claims it; any other name takes a new seat.
+// A seat already claimed by a phone cannot be claimed again, so nobody at the
+// table can take over another player's seat with the join code.
+func Join(ctx context.Context, tx pgx.Tx, code, name string) (Joined, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return Joined{}, err
+	}
+	t, err := db.TableGetByJoinCode(ctx, tx, strings.ToUpper(strings.TrimSpace(code)))
+	if errors.Is(err, db.ErrNotFound) {
+		return Joined{}, fmt.Errorf("%w: no open table has join code %q", ErrNotFound, code)
+	}
+	if err != nil {
+		return Joined{}, err
+	}
+	if _, err := lockOpenTable(ctx, tx, t.ID); err != nil {
+		return Joined{}, err
+	}
+	players, err := db.PlayerList(ctx, tx, t.ID)
+	if err != nil {
+		return Joined{}, err
+	}
+	token, hash := newToken(prefixPlayer)
+	var p db.Player
+	found := false
+	for _, existing := range players {
+		if existing.LeftAt == nil && strings.EqualFold(existing.Name, name) {
+			p, found = existing, true
+		}
+	}
+	if found {
+		if p.ClaimedAt != nil {
+			return Joined{}, fmt.Errorf("%w: %s has already joined from another phone; pick another name", ErrNameTaken, p.Name)
+		}
+		if p, err = db.PlayerClaim(ctx, tx, p.ID, hash); err != nil {
+			return Joined{}, err
+		}
+	} else {
+		if p, err = seat(ctx, tx, t.ID, name); err != nil {
+			return Joined{}, err
+		}
+		if p, err = db.PlayerClaim(ctx, tx, p.ID, hash); err != nil {
+			return Joined{}, err
+		}
+	}
+	if _, err := ledger.AppendEvent(ctx, tx, t.ID, "player.joined", map[string]any{"player": p.ID, "name": p.Name}); err != nil {
+		return Joined{}, err
+	}
+	view, err := Table(ctx, tx, t.ID, Principal{Role: RolePlayer, TableID: t.ID, PlayerID: p.ID})
+	if err != nil {
+		return Joined{}, err
+	}
+	return Joined{Table: view, Player: playerView(p), PlayerToken: token}, nil
+}
+
+// Leave takes a player off the table from the next round on. A player in the
+// round being played must finish it first.
+func Leave(ctx context.Context, tx pgx.Tx, who Principal, playerID int64) (PlayerView, error) {
+	if who.Role == RolePlayer && who.PlayerID != playerID {
+		return PlayerView{}, fmt.Errorf("%w: a player may only take themselves off the table", ErrForbidden)
+	}
+	if !who.CanWrite() {
+		return PlayerView{}, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+	}
+	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
+		return PlayerView{}, err
+	}
+	p, err := tablePlayer(ctx, tx, who.TableID, playerID)
+	if err != nil {
+		return PlayerView{}, err
+	}
+	if p.LeftAt != nil {
+		return PlayerView{}, fmt.Errorf("%w: %s already left the table", ErrInvalid, p.Name)
+	}
+	if r, err := db.RoundLatest(ctx, tx, who.TableID); err == nil && r.Status == db.RoundOpen {
+		return PlayerView{}, fmt.Errorf("%w: %s can leave once round %d is settled", ErrRoundPlaying, p.Name, r.Number)
+	}
+	if p, err = db.PlayerLeave(ctx, tx, playerID); err != nil {
+		return PlayerView{}, err
+	}
+	if _, err := ledger.AppendEvent(ctx, tx, who.TableID, "player.left", map[string]any{"player": p.ID, "name": p.Name}); err != nil {
+		return PlayerView{}, err
+	}
+	return playerView(p), nil
+}
+
+// tablePlayer reads a player and checks they belong to the table.
+func tablePlayer(ctx context.Context, q db.DBTX, tableID, playerID int64) (db.Player, error) {
+	p, err := db.PlayerGet(ctx, q, playerID)
+	if errors.Is(err, db.ErrNotFound) || (err == nil && p.TableID != tableID) {
+		return db.Player{}, fmt.Errorf("%w: player %d does not sit at table %d", ErrNotFound, playerID, tableID)
+	}
+	return p, err
+}
+
+// lockOpenTable locks the table row (the first lock of every write, see
+// db.TableLock) and refuses closed tables.
+func lockOpenTable(ctx context.Context, tx pgx.Tx, tableID int64) (db.Table, error) {
+	t, err := db.TableLock(ctx, tx, tableID)
+	if errors.Is(err, db.ErrNotFound) {
+		return db.Table{}, fmt.Errorf("%w: no table %d", ErrNotFound, tableID)
+	}
+	if err != nil {
+		return db.Table{}, err
+	}
+	if t.Status != db.TableOpen {
+		return db.Table{}, fmt.Errorf("%w: table %d was closed at %s", ErrTableClosed, tableID, t.ClosedAt.Format(time.RFC3339))
+	}
+	return t, nil
+}
+
+// ruleset decodes a table's stored ruleset.
+func ruleset(t db.Table) (game.Ruleset, error) {
+	var rs game.Ruleset
+	if err := json.Unmarshal(t.Ruleset, &rs); err != nil {
+		return rs, fmt.Errorf("table %d has an unreadable ruleset: %w", t.ID, err)
+	}
+	return rs, nil
+}
