@@ -2,10 +2,12 @@ package db
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Account kinds: one account per player, and per table one pot and one
@@ -111,4 +113,69 @@ func AccountList(ctx context.Context, q DBTX, tableID int64) ([]Account, error) 
 		return nil, fmt.Errorf("accounts of table %d: %w", tableID, interpretError(err))
 	}
 	return accounts, nil
+}
+
+// Books is what a ledger writer needs once it holds a table's locks: the
+// table, the accounts it will post to, and the head of the audit log.
+type Books struct {
+	Table     Table
+	Accounts  []Account // locked, in id order
+	LastEvent *Event    // nil when the table has no events yet
+}
+
+// BooksLock takes a writer's locks in one round trip (a pipelined batch,
+// executed in order): the table row FOR UPDATE first, then it creates the
+// missing accounts (AccountsEnsure) and locks them FOR UPDATE in id order
+// (AccountsLock), and reads the last audit event, which the table lock keeps
+// current until the transaction ends. A missing table, or a player not
+// seated at it, is ErrNotFound; Books.Table is zero only in the first case.
+func BooksLock(ctx context.Context, tx pgx.Tx, tableID int64, refs []AccountRef) (Books, error) {
+	kinds := make([]string, len(refs))
+	players := make([]*int64, len(refs))
+	for i, r := range refs {
+		kinds[i] = r.Kind
+		if r.Kind == AccountPlayer {
+			players[i] = &refs[i].PlayerID
+		}
+	}
+	lockKinds, lockPlayers := splitRefs(refs)
+	var b Books
+	batch := &pgx.Batch{}
+	batch.Queue(`SELECT `+tableColumns+` FROM tables WHERE id = $1 FOR UPDATE`, tableID).QueryRow(func(row pgx.Row) error {
+		t, err := scanTable(row)
+		if err != nil {
+			return fmt.Errorf("lock table %d: %w", tableID, err)
+		}
+		b.Table = t
+		return nil
+	})
+	batch.Queue(`
+		INSERT INTO accounts (table_id, kind, player_id)
+		SELECT $1, k, p FROM unnest($2::text[], $3::bigint[]) AS u(k, p)
+		ON CONFLICT DO NOTHING`, tableID, kinds, players).Exec(func(pgconn.CommandTag) error { return nil })
+	batch.Queue(`
+		SELECT `+accountColumns+` FROM accounts
+		WHERE table_id = $1 AND ((kind <> 'player' AND kind = ANY($2)) OR player_id = ANY($3))
+		ORDER BY id FOR UPDATE`, tableID, lockKinds, lockPlayers).Query(func(rows pgx.Rows) error {
+		accts, err := collectAccounts(rows)
+		b.Accounts = accts
+		return err
+	})
+	batch.Queue(`SELECT `+eventColumns+` FROM events WHERE table_id = $1 ORDER BY seq DESC LIMIT 1`, tableID).QueryRow(func(row pgx.Row) error {
+		e, err := scanEvent(row)
+		if err == nil {
+			b.LastEvent = &e
+		}
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return Books{Table: b.Table}, err
+		}
+		return Books{Table: b.Table}, fmt.Errorf("lock books of table %d: %w", tableID, interpretError(err))
+	}
+	return b, nil
 }

@@ -42,6 +42,19 @@ func AppendEvent(ctx context.Context, tx pgx.Tx, tableID int64, kind string, pay
 
 // appendEvent appends an event; the caller holds the table row lock.
 func appendEvent(ctx context.Context, tx pgx.Tx, tableID int64, kind string, payload any) (Event, error) {
+	last, err := db.EventLast(ctx, tx, tableID)
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return appendAfter(ctx, tx, tableID, nil, kind, payload)
+	case err != nil:
+		return Event{}, err
+	}
+	return appendAfter(ctx, tx, tableID, &last, kind, payload)
+}
+
+// appendAfter appends an event after last (nil for the first event); the
+// caller holds the table row lock, so last is still the head of the log.
+func appendAfter(ctx context.Context, tx pgx.Tx, tableID int64, last *Event, kind string, payload any) (Event, error) {
 	raw, err := json.Marshal(payload)
 	if err != nil {
 		return Event{}, fmt.Errorf("encode %s event: %w", kind, err)
@@ -52,12 +65,8 @@ func appendEvent(ctx context.Context, tx pgx.Tx, tableID int64, kind string, pay
 	}
 	e := Event{TableID: tableID, Seq: 1, Kind: kind, Payload: canon, PrevHash: genesis,
 		CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-	last, err := db.EventLast(ctx, tx, tableID)
-	switch {
-	case err == nil:
+	if last != nil {
 		e.Seq, e.PrevHash = last.Seq+1, last.Hash
-	case !errors.Is(err, db.ErrNotFound):
-		return Event{}, err
 	}
 	if e.Hash, err = eventHash(e); err != nil {
 		return Event{}, err

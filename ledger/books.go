@@ -78,10 +78,12 @@ func partyRef(id int64) db.AccountRef {
 	return playerRef(id)
 }
 
-// books is a table locked for writing, with the accounts a movement uses.
+// books is a table locked for writing, with the accounts a movement uses
+// and the head of its audit log.
 type books struct {
-	table    db.Table
-	accounts map[db.AccountRef]db.Account
+	table     db.Table
+	accounts  map[db.AccountRef]db.Account
+	lastEvent *db.Event
 }
 
 // lockBooks takes the locks every movement needs, always in this order:
@@ -90,31 +92,23 @@ type books struct {
 // without a race), then the accounts FOR UPDATE sorted by id. Accounts are
 // created on first use with INSERT ... ON CONFLICT DO NOTHING before they are
 // locked. One fixed order for every writer means no two transactions can
-// each hold a lock the other waits for.
+// each hold a lock the other waits for. db.BooksLock does it all in one
+// round trip.
 func lockBooks(ctx context.Context, tx pgx.Tx, tableID int64, allowClosed bool, refs ...db.AccountRef) (*books, error) {
-	tbl, err := db.TableLock(ctx, tx, tableID)
-	if errors.Is(err, db.ErrNotFound) {
+	locked, err := db.BooksLock(ctx, tx, tableID, uniqueRefs(refs))
+	switch {
+	case errors.Is(err, db.ErrNotFound) && locked.Table.ID == 0:
 		return nil, fmt.Errorf("%w: %d", ErrTableNotFound, tableID)
-	}
-	if err != nil {
+	case errors.Is(err, db.ErrNotFound):
+		return nil, fmt.Errorf("%w: table %d: %w", ErrUnknownPlayer, tableID, err)
+	case err != nil:
 		return nil, err
 	}
-	if tbl.Status == db.TableClosed && !allowClosed {
+	if locked.Table.Status == db.TableClosed && !allowClosed {
 		return nil, fmt.Errorf("%w: table %d", ErrTableClosed, tableID)
 	}
-	refs = uniqueRefs(refs)
-	if err := db.AccountsEnsure(ctx, tx, tableID, refs); err != nil {
-		if errors.Is(err, db.ErrNotFound) {
-			return nil, fmt.Errorf("%w: %d: %w", ErrUnknownPlayer, tableID, err)
-		}
-		return nil, err
-	}
-	accts, err := db.AccountsLock(ctx, tx, tableID, refs)
-	if err != nil {
-		return nil, err
-	}
-	b := &books{table: tbl, accounts: make(map[db.AccountRef]db.Account, len(accts))}
-	for _, a := range accts {
+	b := &books{table: locked.Table, accounts: make(map[db.AccountRef]db.Account, len(locked.Accounts)), lastEvent: locked.LastEvent}
+	for _, a := range locked.Accounts {
 		ref := db.AccountRef{Kind: a.Kind}
 		if a.PlayerID != nil {
 			ref.PlayerID = *a.PlayerID
@@ -179,9 +173,11 @@ func (b *books) write(ctx context.Context, tx pgx.Tx, e entry) (Transaction, err
 		acct.Balance += l.amount
 		b.accounts[l.ref] = acct
 	}
-	if _, err := appendEvent(ctx, tx, b.table.ID, "ledger."+string(e.kind), eventPayload(t)); err != nil {
+	ev, err := appendAfter(ctx, tx, b.table.ID, b.lastEvent, "ledger."+string(e.kind), eventPayload(t))
+	if err != nil {
 		return Transaction{}, err
 	}
+	b.lastEvent = &ev
 	return t, nil
 }
 

@@ -45,7 +45,9 @@ func TestSettleUpPlanClearsTheBooks(t *testing.T) {
 			func() (ledger.Transaction, error) {
 				return ledger.Ante(f.ctx, tx, f.table.ID, nil, []ledger.PlayerAmount{{p[0], 3}, {p[1], 3}})
 			},
-			func() (ledger.Transaction, error) { return ledger.CloseTable(f.ctx, tx, f.table.ID, []int64{p[1], p[0]}) },
+			func() (ledger.Transaction, error) {
+				return ledger.CloseTable(f.ctx, tx, f.table.ID, []int64{p[1], p[0]})
+			},
 		}
 		for _, s := range steps {
 			if _, err := s(); err != nil {
