@@ -1,0 +1,88 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/tally-dice/tally/ledger/play"
+)
+
+// principalKey is where authenticate leaves the caller in the echo context.
+const principalKey = "tally.principal"
+
+// authenticate guards every /v1/tables/:tableId route: the bearer token must
+// belong to that table. A missing or unknown token is 401; a token of another
+// table is 403.
+func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		tableID, err := pathID(c, "tableId")
+		if err != nil {
+			return err
+		}
+		token, ok := bearer(c)
+		if !ok {
+			return fail(kindUnauthorized, "send the table's token as `Authorization: Bearer <token>`")
+		}
+		p, err := play.Authenticate(c.Request().Context(), s.pool, token)
+		if errors.Is(err, play.ErrUnknownToken) {
+			return fail(kindUnauthorized, "this token is not known here; ask the host for the join code and join again")
+		}
+		if err != nil {
+			return err
+		}
+		if p.TableID != tableID {
+			return fail(kindForbidden, fmt.Sprintf("this token belongs to another table, not table %d", tableID))
+		}
+		c.Set(principalKey, p)
+		return next(c)
+	}
+}
+
+// principal is the caller authenticate found.
+func principal(c echo.Context) play.Principal {
+	p, _ := c.Get(principalKey).(play.Principal)
+	return p
+}
+
+// bearer reads the token of an `Authorization: Bearer` header.
+func bearer(c echo.Context) (string, bool) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
+// tokenScope names the idempotency scope of a request: its token's hash, so
+// that keys of different callers never meet, or "anonymous".
+func tokenScope(c echo.Context) string {
+	if token, ok := bearer(c); ok {
+		h := sha256.Sum256([]byte(token))
+		return "token:" + hex.EncodeToString(h[:])
+	}
+	return "anonymous"
+}
+
+// pathID parses a positive integer path parameter.
+func pathID(c echo.Context, name string) (int64, error) {
+	raw := c.Param(name)
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id < 1 {
+		return 0, fail(kindNotFound, fmt.Sprintf("%s %q is not an id (a positive whole number)", name, raw))
+	}
+	return id, nil
+}
+
+// requireHost refuses anyone but the table's host.
+func requireHost(c echo.Context, what string) error {
+	if principal(c).Role != play.RoleHost {
+		return fail(kindForbidden, "only the host may "+what)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// maxBody is the largest request body accepted. A whole turn with every
+// option is a few hundred bytes; 64 KiB leaves room for long names and still
+// stops a phone (or anyone else) from sending megabytes.
+const maxBody = 64 << 10
+
+// readBody reads the request body up to maxBody. An empty body is returned as
+// nil so that optional bodies can be told apart from empty objects.
+func readBody(c echo.Context) ([]byte, error) {
+	r := c.Request()
+	if r.ContentLength > maxBody {
+		return nil, fail(kindTooLarge, fmt.Sprintf("the body is %d bytes; the limit is %d", r.ContentLength, maxBody))
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, fail(kindTooLarge, fmt.Sprintf("the body is larger than the limit of %d bytes", maxBody))
+		}
+		return nil, fail(kindMalformed, "the body could not be read: "+err.Error())
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, nil
+	}
+	if ct := r.Header.Get(echo.HeaderContentType); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
+			return nil, fail(kindMediaType, fmt.Sprintf("the body must be application/json, not %q", ct))
+		}
+	}
+	return body, nil
+}
+
+// decodeStrict decodes one JSON value into v, refusing unknown fields,
+// trailing data and values of the wrong type, with a message that names the
+// field at fault.
+func decodeStrict(body []byte, v any) error {
+	if body == nil {
+		return fail(kindMalformed, "a JSON body is required")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fail(kindMalformed, describeJSONError(err))
+	}
+	if dec.More() {
+		return fail(kindMalformed, "the body holds more than one JSON value")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fail(kindMalformed, "unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// describeJSONError turns encoding/json's errors into a sentence that names
+// the field or position.
+func describeJSONError(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "the body"
+		}
+		return fmt.Sprintf("%s must be %s, not %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "malformed JSON: the body ends too early"
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return "malformed JSON: " + err.Error()
+}
+
+// jsonKind names a Go kind the way a JSON user thinks of it.
+func jsonKind(k string) string {
+	switch k {
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "a whole number"
+	case "float32", "float64":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	}
+	return k
+}

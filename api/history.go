@@ -1,0 +1,73 @@
+package api
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/ledger/play"
+)
+
+// eventView is one audit-log event as the API shows it.
+type eventView struct {
+	Seq       int64           `json:"seq"`
+	Kind      string          `json:"kind"`
+	Payload   json.RawMessage `json:"payload"`
+	CreatedAt time.Time       `json:"createdAt"`
+	PrevHash  string          `json:"prevHash"`
+	Hash      string          `json:"hash"`
+}
+
+// eventPage is one page of the event log.
+type eventPage struct {
+	Events []eventView `json:"events"`
+	Next   string      `json:"next,omitempty"`
+}
+
+// listEvents serves GET /v1/tables/:tableId/events. The cursor is the last
+// sequence number seen, so a page never shifts when new events arrive.
+func (s *server) listEvents(c echo.Context) error {
+	after := int64(0)
+	if raw := c.QueryParam("after"); raw != "" {
+		v, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || v < 0 {
+			return fail(kindMalformed, "after must be a cursor from a previous page's next")
+		}
+		after = v
+	}
+	limit := 100
+	if raw := c.QueryParam("limit"); raw != "" {
+		v, err := strconv.Atoi(raw)
+		if err != nil || v < 1 || v > 500 {
+			return fail(kindMalformed, "limit must be a whole number from 1 to 500")
+		}
+		limit = v
+	}
+	events, err := db.EventList(c.Request().Context(), s.pool, principal(c).TableID, after)
+	if err != nil {
+		return err
+	}
+	page := eventPage{Events: []eventView{}}
+	for i, e := range events {
+		if i == limit {
+			page.Next = strconv.FormatInt(events[i-1].Seq, 10)
+			break
+		}
+		page.Events = append(page.Events, eventView{Seq: e.Seq, Kind: e.Kind, Payload: e.Payload, CreatedAt: e.CreatedAt,
+			PrevHash: hex.EncodeToString(e.PrevHash), Hash: hex.EncodeToString(e.Hash)})
+	}
+	return c.JSON(http.StatusOK, page)
+}
+
+// auditTable serves GET /v1/tables/:tableId/audit.
+func (s *server) auditTable(c echo.Context) error {
+	rep, err := play.Audit(c.Request().Context(), s.pool, principal(c).TableID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rep)
+}

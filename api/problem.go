@@ -1,0 +1,134 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Problem is an RFC 9457 problem document. Type is stable per kind of error
+// and listed in openapi.yaml; Detail says what was wrong in words a person
+// can act on.
+type Problem struct {
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	Status   int    `json:"status"`
+	Detail   string `json:"detail"`
+	Instance string `json:"instance,omitempty"`
+	Roll     int    `json:"roll,omitempty"`
+	Die      int    `json:"die,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+}
+
+// problemMediaType is the content type of every error response.
+const problemMediaType = "application/problem+json"
+
+// requestError is an error the API itself detects in a request (before any
+// domain code runs). Its kind picks the problem type.
+type requestError struct {
+	kind   *problemKind
+	detail string
+}
+
+func (e *requestError) Error() string { return e.detail }
+
+// problemKind is one row of the error table: a stable type, its HTTP status
+// and a short title.
+type problemKind struct {
+	typ    string
+	status int
+	title  string
+}
+
+// The problem kinds the API returns. Domain errors are mapped onto these in
+// problemFor, the one place errors become HTTP.
+var (
+	kindMalformed     = &problemKind{"/problems/malformed-request", http.StatusBadRequest, "Malformed request"}
+	kindUnauthorized  = &problemKind{"/problems/unauthorized", http.StatusUnauthorized, "Missing or unknown token"}
+	kindForbidden     = &problemKind{"/problems/forbidden", http.StatusForbidden, "Not allowed with this token"}
+	kindNotFound      = &problemKind{"/problems/not-found", http.StatusNotFound, "Not found"}
+	kindMethod        = &problemKind{"/problems/method-not-allowed", http.StatusMethodNotAllowed, "Method not allowed"}
+	kindConflict      = &problemKind{"/problems/conflict", http.StatusConflict, "Conflict"}
+	kindOutOfTurn     = &problemKind{"/problems/out-of-turn", http.StatusConflict, "Not this player's turn"}
+	kindRoundBusy     = &problemKind{"/problems/round-in-progress", http.StatusConflict, "A round is in progress"}
+	kindNoRound       = &problemKind{"/problems/no-round-in-progress", http.StatusConflict, "No round is in progress"}
+	kindTableClosed   = &problemKind{"/problems/table-closed", http.StatusConflict, "The table is closed"}
+	kindInFlight      = &problemKind{"/problems/idempotency-in-flight", http.StatusConflict, "A request with this Idempotency-Key is still in flight"}
+	kindKeyMismatch   = &problemKind{"/problems/idempotency-mismatch", http.StatusUnprocessableEntity, "Idempotency-Key reused with a different request"}
+	kindTooLarge      = &problemKind{"/problems/payload-too-large", http.StatusRequestEntityTooLarge, "Request body too large"}
+	kindMediaType     = &problemKind{"/problems/unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported media type"}
+	kindInvalidRoll   = &problemKind{"/problems/invalid-roll", http.StatusUnprocessableEntity, "Invalid roll"}
+	kindInvalidRules  = &problemKind{"/problems/invalid-ruleset", http.StatusUnprocessableEntity, "Invalid ruleset"}
+	kindInvalid       = &problemKind{"/problems/invalid-request", http.StatusUnprocessableEntity, "Invalid request"}
+	kindInsufficient  = &problemKind{"/problems/insufficient-funds", http.StatusUnprocessableEntity, "Insufficient funds"}
+	kindPotNotEmpty   = &problemKind{"/problems/pot-not-empty", http.StatusConflict, "The pot is not empty"}
+	kindUnavailable   = &problemKind{"/problems/unavailable", http.StatusServiceUnavailable, "Service unavailable"}
+	kindInternal      = &problemKind{"/problems/internal", http.StatusInternalServerError, "Internal error"}
+	errNotFoundRoute  = &requestError{kindNotFound, "no such endpoint"}
+	errMethodNotAllow = &requestError{kindMethod, "this endpoint does not take that method"}
+)
+
+// fail builds a request error of the given kind.
+func fail(kind *problemKind, detail string) error {
+	return &requestError{kind: kind, detail: detail}
+}
+
+// problemFor maps any error to its problem document. It is the one place an
+// error becomes an HTTP status.
+func problemFor(err error) Problem {
+	var re *requestError
+	if errors.As(err, &re) {
+		return re.kind.problem(re.detail)
+	}
+	if p, ok := domainProblem(err); ok {
+		return p
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		switch he.Code {
+		case http.StatusNotFound:
+			return kindNotFound.problem(errNotFoundRoute.detail)
+		case http.StatusMethodNotAllowed:
+			return kindMethod.problem(errMethodNotAllow.detail)
+		case http.StatusRequestEntityTooLarge:
+			return kindTooLarge.problem("the body is larger than the limit")
+		case http.StatusUnsupportedMediaType:
+			return kindMediaType.problem("send application/json")
+		}
+		if he.Code >= 400 && he.Code < 500 {
+			return Problem{Type: kindMalformed.typ, Title: http.StatusText(he.Code), Status: he.Code, Detail: http.StatusText(he.Code)}
+		}
+	}
+	return kindInternal.problem("something went wrong on our side; nothing was changed")
+}
+
+// problem fills in a problem document of this kind.
+func (k *problemKind) problem(detail string) Problem {
+	return Problem{Type: k.typ, Title: k.title, Status: k.status, Detail: detail}
+}
+
+// errorHandler is Echo's HTTPErrorHandler: every error leaves as problem+json.
+func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		p := problemFor(err)
+		p.Instance = c.Request().URL.Path
+		if p.Status >= 500 {
+			log.Error("request failed", "method", c.Request().Method, "path", p.Instance, "err", err)
+		}
+		writeProblem(c, p)
+	}
+}
+
+// writeProblem sends a problem document.
+func writeProblem(c echo.Context, p Problem) {
+	body, _ := json.Marshal(p)
+	c.Response().Header().Set(echo.HeaderContentType, problemMediaType)
+	c.Response().WriteHeader(p.Status)
+	_, _ = c.Response().Write(body)
+}

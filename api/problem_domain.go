@@ -1,0 +1,79 @@
+package api
+
+import (
+	"errors"
+
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/ledger/play"
+)
+
+// ruleCodes are the stable codes of the rules a roll can break, sent as the
+// problem's `rule` so a phone can react without parsing words.
+var ruleCodes = []struct {
+	err  error
+	code string
+}{
+	{game.ErrDiceCount, "dice-count"},
+	{game.ErrFace, "face"},
+	{game.ErrTooManyRolls, "too-many-rolls"},
+	{game.ErrTurnOver, "turn-over"},
+	{game.ErrRerollNotQualified, "reroll-not-qualified"},
+	{game.ErrRerollPolicy, "reroll-policy"},
+	{game.ErrRethrowNotCargo, "rethrow-not-cargo"},
+	{game.ErrAmbiguousPath, "ambiguous-path"},
+	{game.ErrBadPath, "bad-path"},
+	{game.ErrStandNotAllowed, "stand-not-allowed"},
+	{game.ErrEmptyTurn, "empty-turn"},
+	{game.ErrTurnIncomplete, "turn-incomplete"},
+}
+
+// domainProblem maps the errors of the game and ledger packages to problems.
+// It is called by problemFor and nowhere else.
+func domainProblem(err error) (Problem, bool) {
+	var re *game.RollError
+	if errors.As(err, &re) {
+		p := kindInvalidRoll.problem(re.Error())
+		p.Roll, p.Die = re.Roll, re.Die
+		for _, rc := range ruleCodes {
+			if errors.Is(re.Rule, rc.err) {
+				p.Rule = rc.code
+				break
+			}
+		}
+		return p, true
+	}
+	for _, m := range domainKinds {
+		for _, target := range m.errs {
+			if errors.Is(err, target) {
+				return m.kind.problem(err.Error()), true
+			}
+		}
+	}
+	return Problem{}, false
+}
+
+// domainKinds maps the domain's sentinel errors to problem kinds, first
+// match wins.
+var domainKinds = []struct {
+	errs []error
+	kind *problemKind
+}{
+	{[]error{play.ErrUnknownToken}, kindUnauthorized},
+	{[]error{play.ErrForbidden}, kindForbidden},
+	{[]error{play.ErrNotFound, ledger.ErrTableNotFound, ledger.ErrUnknownPlayer, db.ErrNotFound}, kindNotFound},
+	{[]error{game.ErrOutOfTurn}, kindOutOfTurn},
+	{[]error{play.ErrRoundPlaying}, kindRoundBusy},
+	{[]error{play.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound},
+	{[]error{ledger.ErrTableClosed}, kindTableClosed},
+	{[]error{ledger.ErrIdempotencyInFlight}, kindInFlight},
+	{[]error{ledger.ErrIdempotencyMismatch}, kindKeyMismatch},
+	{[]error{ledger.ErrInsufficientFunds}, kindInsufficient},
+	{[]error{ledger.ErrPotNotEmpty}, kindPotNotEmpty},
+	{[]error{play.ErrNameTaken, db.ErrConflict, game.ErrGameOver}, kindConflict},
+	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules},
+	{[]error{play.ErrInvalid, ledger.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
+		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid},
+	{[]error{ledger.ErrContention}, kindUnavailable},
+}

@@ -1,0 +1,77 @@
+// Package api is Tally's HTTP interface: it turns requests into calls on the
+// game rules and the ledger and maps the results back, as described by
+// openapi.yaml at the root of the repository.
+package api
+
+import (
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// Config is what the API needs from the process that runs it.
+type Config struct {
+	Pool *pgxpool.Pool
+	Log  *slog.Logger
+}
+
+// server holds the dependencies every handler shares.
+type server struct {
+	pool    *pgxpool.Pool
+	store   *ledger.Store
+	log     *slog.Logger
+	metrics *metrics
+}
+
+// New builds the Echo server with every route of openapi.yaml.
+func New(cfg Config) *echo.Echo {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &server{pool: cfg.Pool, store: ledger.NewStore(cfg.Pool), log: cfg.Log, metrics: newMetrics()}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = errorHandler(cfg.Log)
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
+	e.Use(s.metrics.middleware)
+	s.routes(e)
+	return e
+}
+
+// routes is the route table, one line per endpoint, in the order of
+// openapi.yaml.
+func (s *server) routes(e *echo.Echo) {
+	v1 := e.Group("/v1")
+	v1.GET("/presets", s.listPresets)
+	v1.POST("/check-turn", s.checkTurn)
+	v1.POST("/tables", s.createTable)
+	v1.POST("/join", s.joinTable)
+
+	t := v1.Group("/tables/:tableId", s.authenticate)
+	t.GET("", s.getTable)
+	t.POST("/close", s.closeTable)
+	t.POST("/players", s.seatPlayer)
+	t.POST("/players/:playerId/leave", s.leaveTable)
+	t.GET("/rounds", s.listRounds)
+	t.POST("/rounds", s.startRound)
+	t.GET("/rounds/:number", s.getRound)
+	t.POST("/rounds/:number/actions", s.recordAction)
+	t.POST("/rounds/:number/turns", s.recordTurn)
+	t.GET("/balances", s.getBalances)
+	t.GET("/ledger", s.getLedger)
+	t.GET("/ledger.csv", s.exportLedger)
+	t.POST("/deposits", s.deposit)
+	t.POST("/withdrawals", s.withdraw)
+	t.GET("/settle-up", s.settleUp)
+	t.POST("/payments", s.recordPayment)
+	t.GET("/events", s.listEvents)
+	t.GET("/audit", s.auditTable)
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", s.metrics.handler())
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+)
+
+// config is everything tallyd can be told, from flags or the environment.
+// A flag given on the command line wins over its environment variable.
+type config struct {
+	Addr        string
+	DataDir     string
+	DatabaseURL string
+	LogLevel    slog.Level
+	LogFormat   string
+	Shutdown    time.Duration
+	BaseURL     string
+}
+
+// usage is printed by --help above the flag list.
+const usage = `tallyd keeps the books for real-dice bar games.
+
+Usage:
+  tallyd [serve] [flags]         run the server (the default)
+  tallyd migrate up|down|version [flags]
+                                 manage the database schema
+  tallyd healthcheck [--url URL] exit 0 when the server answers /readyz
+
+Without DATABASE_URL, tallyd starts and manages its own PostgreSQL from the
+installed binaries (as the postgres user when run as root), keeps its data
+under --data-dir between runs, and stops it on shutdown.
+
+Flags (environment variable in brackets):
+`
+
+// parseConfig reads flags after the subcommand, falling back to environment
+// variables and then to defaults.
+func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.FlagSet, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	var level string
+	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ":8080"), "address to listen on [TALLY_ADDR]")
+	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", ".tally-data"), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
+	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
+	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
+	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
+	fs.DurationVar(&c.Shutdown, "shutdown-timeout", envDuration("TALLY_SHUTDOWN_TIMEOUT", 15*time.Second), "how long to drain requests on SIGTERM [TALLY_SHUTDOWN_TIMEOUT]")
+	fs.StringVar(&c.BaseURL, "url", "http://127.0.0.1:8080/readyz", "healthcheck only: the URL to probe")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, fs, err
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		return c, fs, fmt.Errorf("--log-level: %w", err)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return c, fs, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
+	}
+	return c, fs, nil
+}
+
+// logger builds the process logger.
+func (c config) logger(w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
+		return v
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(env(name, "")); err == nil {
+		return d
+	}
+	return def
+}

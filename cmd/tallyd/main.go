@@ -1,0 +1,157 @@
+// Command tallyd is the Tally server: it wires the configuration, the
+// database, the migrations and the HTTP API together and shuts down cleanly.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/api"
+	"github.com/tally-dice/tally/db"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the exit, so that it can be tested.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var sub []string
+	if cmd == "migrate" {
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			fmt.Fprintln(stderr, "usage: tallyd migrate up|down|version [flags]")
+			return 2
+		}
+		sub, args = args[:1], args[1:]
+	}
+	cfg, _, err := parseConfig("tallyd "+cmd, args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tallyd:", err)
+		return 2
+	}
+	log := cfg.logger(stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	switch cmd {
+	case "serve":
+		err = serve(ctx, cfg, log)
+	case "migrate":
+		err = migrate(ctx, cfg, log, sub[0], stdout)
+	case "healthcheck":
+		err = healthcheck(ctx, cfg.BaseURL)
+	default:
+		fmt.Fprintf(stderr, "tallyd: unknown command %q (serve, migrate, healthcheck)\n", cmd)
+		return 2
+	}
+	if err != nil {
+		log.Error("tallyd stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the HTTP server until SIGINT or SIGTERM, then drains requests,
+// closes the pool and stops the managed database.
+func serve(ctx context.Context, cfg config, log *slog.Logger) error {
+	database, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer database.close(log)
+	version, err := db.Migrate(ctx, database.dsn, "up")
+	if err != nil {
+		return err
+	}
+	log.Info("database schema ready", "version", version)
+	pool, err := pgxpool.New(ctx, database.dsn)
+	if err != nil {
+		return fmt.Errorf("connect to the database: %w", err)
+	}
+	defer pool.Close()
+
+	srv := &http.Server{
+		Addr:              cfg.Addr,
+		Handler:           api.New(api.Config{Pool: pool, Log: log}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed)
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "timeout", cfg.Shutdown)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.Shutdown)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}
+
+// migrate runs `tallyd migrate up|down|version`.
+func migrate(ctx context.Context, cfg config, log *slog.Logger, what string, stdout io.Writer) error {
+	database, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer database.close(log)
+	switch what {
+	case "up", "down":
+		v, err := db.Migrate(ctx, database.dsn, what)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "version %d\n", v)
+		return nil
+	case "version":
+		v, dirty, err := db.MigrationVersion(ctx, database.dsn)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "version %d dirty %t\n", v, dirty)
+		return nil
+	}
+	return fmt.Errorf("unknown migrate command %q (up, down, version)", what)
+}
+
+// healthcheck exits 0 when the server's readiness endpoint says 200. The
+// container image has no curl, so compose's health check calls this.
+func healthcheck(ctx context.Context, url string) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s answered %s", url, resp.Status)
+	}
+	return nil
+}
