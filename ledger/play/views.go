@@ -103,22 +103,22 @@ func (st *tableState) view(ctx context.Context, q db.DBTX, viewer Principal) (Ta
 
 // RoundView is a round as the API shows it to one viewer.
 type RoundView struct {
-	Number      int           `json:"number"`
-	Status      string        `json:"status"`
-	Players     []int64       `json:"players"`
-	Playoff     bool          `json:"playoff,omitempty"`
-	Declared    int           `json:"declared,omitempty"`
-	Declarer    int64         `json:"declarer,omitempty"`
-	Turn        int64         `json:"turn,omitempty"`
-	Next        *game.Next    `json:"next,omitempty"`
-	Point       *int          `json:"point,omitempty"`
-	Hammer      int64         `json:"hammer,omitempty"`
-	Pot         int64         `json:"pot"`
-	Claimable   int64         `json:"claimableAutomatic,omitempty"`
-	MayLiftCups bool          `json:"mayLiftCups,omitempty"`
-	Turns       []TurnView    `json:"turns"`
-	Result      *ResultView   `json:"result,omitempty"`
-	Game        *GameEndView  `json:"game,omitempty"`
+	Number      int          `json:"number"`
+	Status      string       `json:"status"`
+	Players     []int64      `json:"players"`
+	Playoff     bool         `json:"playoff,omitempty"`
+	Declared    int          `json:"declared,omitempty"`
+	Declarer    int64        `json:"declarer,omitempty"`
+	Turn        int64        `json:"turn,omitempty"`
+	Next        *game.Next   `json:"next,omitempty"`
+	Point       *int         `json:"point,omitempty"`
+	Hammer      int64        `json:"hammer,omitempty"`
+	Pot         int64        `json:"pot"`
+	Claimable   int64        `json:"claimableAutomatic,omitempty"`
+	MayLiftCups bool         `json:"mayLiftCups,omitempty"`
+	Turns       []TurnView   `json:"turns"`
+	Result      *ResultView  `json:"result,omitempty"`
+	Game        *GameEndView `json:"game,omitempty"`
 	setup       game.RoundSetup
 }
 
@@ -133,12 +133,12 @@ type TurnView struct {
 
 // ResultView is a settled round's result.
 type ResultView struct {
-	Kind       string           `json:"kind"`
-	Scores     []ScoreView      `json:"scores"`
-	Winners    []int64          `json:"winners"`
-	Playoff    []int64          `json:"playoff,omitempty"`
-	Automatic  bool             `json:"automatic,omitempty"`
-	Settlement SettlementView   `json:"settlement"`
+	Kind       string         `json:"kind"`
+	Scores     []ScoreView    `json:"scores"`
+	Winners    []int64        `json:"winners"`
+	Playoff    []int64        `json:"playoff,omitempty"`
+	Automatic  bool           `json:"automatic,omitempty"`
+	Settlement SettlementView `json:"settlement"`
 }
 
 // ScoreView is one player's score in a result.
@@ -242,4 +242,3 @@ func pids(in []string) []int64 {
 	}
 	return out
 }
-
