@@ -110,12 +110,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // prepareDirs creates the data and socket directories and hands them to the
 // account that runs the server.
 func (s *Server) prepareDirs() error {
+	sweepTempDirs()
 	s.dataDir = s.cfg.DataDir
 	if s.dataDir == "" {
 		if s.cfg.Persistent {
 			return errors.New("a persistent server needs Config.DataDir")
 		}
-		sweepTempDirs()
 		dir, err := os.MkdirTemp("", tempPrefix)
 		if err != nil {
 			return err
@@ -140,8 +140,12 @@ func (s *Server) prepareDirs() error {
 		return fmt.Errorf("data directory: %w", err)
 	}
 	s.socketDir = s.cfg.SocketDir
-	if s.socketDir == "" {
-		dir, err := os.MkdirTemp("", "tally-pgsock-")
+	switch {
+	case s.socketDir == "" && s.cfg.DataDir == "":
+		// Beside the scratch data directory, so one sweep removes both.
+		s.socketDir, s.ownSocket = filepath.Join(filepath.Dir(s.dataDir), "sock"), true
+	case s.socketDir == "":
+		dir, err := os.MkdirTemp("", sockPrefix)
 		if err != nil {
 			return err
 		}

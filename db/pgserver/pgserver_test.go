@@ -199,3 +199,46 @@ func TestMain(m *testing.M) {
 	fmt.Printf("postmaster %d\n", srv.proc.cmd.Process.Pid)
 	select {}
 }
+
+func TestStartSweepsAbandonedScratchDirs(t *testing.T) {
+	t.Parallel()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	abandoned, err := os.MkdirTemp("", tempPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(abandoned, ownerFile), []byte(strconv.Itoa(dead.Process.Pid)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alive, err := os.MkdirTemp("", tempPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(alive)
+	if err := writeOwnerPID(alive); err != nil {
+		t.Fatal(err)
+	}
+	startScratch(t, Config{})
+	if _, err := os.Stat(abandoned); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("abandoned %s still there (err %v)", abandoned, err)
+	}
+	if _, err := os.Stat(alive); err != nil {
+		t.Errorf("directory of a live process was swept: %v", err)
+	}
+}
+
+// TestMissingBinariesSayWhatToDo runs sequentially: it changes PATH and the
+// package's search glob, which the parallel tests read.
+func TestMissingBinariesSayWhatToDo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	saved := debianGlob
+	debianGlob = filepath.Join(t.TempDir(), "*", "bin")
+	defer func() { debianGlob = saved }()
+	_, err := Start(context.Background(), Config{})
+	if !errors.Is(err, ErrNoBinaries) || !strings.Contains(err.Error(), "apt-get install postgresql") || !strings.Contains(err.Error(), "DATABASE_URL") {
+		t.Fatalf("err = %v, want ErrNoBinaries saying how to install or set DATABASE_URL", err)
+	}
+}

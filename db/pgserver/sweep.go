@@ -7,10 +7,16 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
-// tempPrefix names the temporary parents of scratch data directories.
-const tempPrefix = "tally-pg-"
+// tempPrefix names the temporary parents of scratch data directories, and
+// sockPrefix the temporary socket directories of servers whose data
+// directory was given.
+const (
+	tempPrefix = "tally-pg-"
+	sockPrefix = "tally-pgsock-"
+)
 
 // ownerFile, in a scratch directory's temporary parent, holds the pid of the
 // process that created it, so that later runs can tell an abandoned
@@ -41,6 +47,30 @@ func sweepTempDirs() {
 			continue
 		}
 		_ = os.RemoveAll(dir)
+	}
+	sweepSocketDirs()
+}
+
+// sweepSocketDirs removes temporary socket directories that no live server
+// uses. A directory younger than a minute is spared: its server may still
+// be starting and not have created its socket yet.
+func sweepSocketDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), sockPrefix+"*"))
+	for _, dir := range dirs {
+		fi, err := os.Stat(dir)
+		if err != nil || time.Since(fi.ModTime()) < time.Minute {
+			continue
+		}
+		locks, _ := filepath.Glob(filepath.Join(dir, ".s.PGSQL.*.lock"))
+		inUse := false
+		for _, lock := range locks {
+			if pid, ok := lockPID(lock); ok && isPostgres(pid) {
+				inUse = true
+			}
+		}
+		if !inUse {
+			_ = os.RemoveAll(dir)
+		}
 	}
 }
 
