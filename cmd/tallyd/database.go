@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -32,6 +33,9 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 	dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "postgres"))
 	if err != nil {
 		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
 	}
 	log.Info("starting managed PostgreSQL", "data_dir", dir)
 	srv, err := pgserver.Start(ctx, pgserver.Config{DataDir: dir, Persistent: true, Fsync: true})
