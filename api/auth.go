@@ -49,9 +49,14 @@ func principal(c echo.Context) play.Principal {
 	return p
 }
 
-// bearer reads the token of an `Authorization: Bearer` header.
+// bearer reads the token of an `Authorization: Bearer` header. The live
+// stream also takes it as ?access_token=, because a browser's EventSource
+// cannot send headers.
 func bearer(c echo.Context) (string, bool) {
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	if h == "" && strings.HasSuffix(c.Path(), "/stream") && c.QueryParam("access_token") != "" {
+		return c.QueryParam("access_token"), true
+	}
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return "", false

@@ -16,6 +16,9 @@ import (
 type Config struct {
 	Pool *pgxpool.Pool
 	Log  *slog.Logger
+	// Done, when closed, ends the live streams so a graceful shutdown does
+	// not wait for phones to hang up.
+	Done <-chan struct{}
 }
 
 // server holds the dependencies every handler shares.
@@ -24,6 +27,8 @@ type server struct {
 	store   *ledger.Store
 	log     *slog.Logger
 	metrics *metrics
+	hub     *hub
+	done    <-chan struct{}
 }
 
 // New builds the Echo server with every route of openapi.yaml.
@@ -31,7 +36,8 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &server{pool: cfg.Pool, store: ledger.NewStore(cfg.Pool), log: cfg.Log, metrics: newMetrics()}
+	s := &server{pool: cfg.Pool, store: ledger.NewStore(cfg.Pool), log: cfg.Log, metrics: newMetrics(),
+		hub: newHub(cfg.Pool, cfg.Log), done: cfg.Done}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -70,6 +76,7 @@ func (s *server) routes(e *echo.Echo) {
 	t.POST("/payments", s.recordPayment)
 	t.GET("/events", s.listEvents)
 	t.GET("/audit", s.auditTable)
+	t.GET("/stream", s.stream)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)

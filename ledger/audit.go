@@ -74,6 +74,9 @@ func appendAfter(ctx context.Context, tx pgx.Tx, tableID int64, last *Event, kin
 	if err := db.EventInsert(ctx, tx, e); err != nil {
 		return Event{}, err
 	}
+	if err := db.EventNotify(ctx, tx, e); err != nil {
+		return Event{}, err
+	}
 	return e, nil
 }
 

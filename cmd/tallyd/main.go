@@ -90,7 +90,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           api.New(api.Config{Pool: pool, Log: log}),
+		Handler:           api.New(api.Config{Pool: pool, Log: log, Done: ctx.Done()}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
