@@ -44,6 +44,9 @@ func domainProblem(err error) (Problem, bool) {
 		}
 		return p, true
 	}
+	if isOddsError(err) {
+		return kindInvalid.problem(err.Error()), true
+	}
 	for _, m := range domainKinds {
 		for _, target := range m.errs {
 			if errors.Is(err, target) {

@@ -54,6 +54,7 @@ func (s *server) routes(e *echo.Echo) {
 	v1 := e.Group("/v1")
 	v1.GET("/presets", s.listPresets)
 	v1.POST("/check-turn", s.checkTurn)
+	v1.POST("/odds", s.advise)
 	v1.POST("/tables", s.createTable)
 	v1.POST("/join", s.joinTable)
 
