@@ -6,7 +6,7 @@
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
-.PHONY: run test deps postgres-binaries build vet
+.PHONY: run test postgres-binaries test-tools build vet
 
 run: postgres-binaries
 	$(GO) run ./cmd/tallyd
@@ -14,7 +14,7 @@ run: postgres-binaries
 build:
 	$(GO) build -o bin/tallyd ./cmd/tallyd
 
-test: postgres-binaries
+test: postgres-binaries test-tools
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
@@ -34,3 +34,15 @@ ifeq ($(PG_BIN),)
 		exit 1; \
 	fi
 endif
+
+# test-tools installs what the README walk-through test pastes into bash.
+test-tools:
+	@missing=""; for t in curl jq; do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing$$missing for the README walk-through test"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else \
+			echo "The tests need$$missing: install them (sudo apt-get install$$missing)."; exit 1; \
+		fi; \
+	fi

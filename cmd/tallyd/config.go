@@ -46,7 +46,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	var c config
 	var level string
 	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ":8080"), "address to listen on [TALLY_ADDR]")
-	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", ".tally-data"), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
+	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
@@ -89,4 +89,14 @@ func envDuration(name string, def time.Duration) time.Duration {
 		return d
 	}
 	return def
+}
+
+// defaultDataDir is ./.tally-data, or /var/lib/tally when running as root:
+// root's server runs as the postgres user, which must be able to reach the
+// directory, and a checkout under /root (mode 0700) is out of its reach.
+func defaultDataDir() string {
+	if os.Geteuid() == 0 {
+		return "/var/lib/tally"
+	}
+	return ".tally-data"
 }

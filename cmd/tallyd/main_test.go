@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestREADMEWalkthrough starts tallyd as a newcomer would (no DATABASE_URL,
+// so it runs its own PostgreSQL under a fresh data directory), pastes the
+// README's curl walk-through into bash, and checks that it prints what the
+// README says. Then it restarts tallyd on the same data directory and finds
+// the table again: data is kept between runs.
+func TestREADMEWalkthrough(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "jq", "md5sum"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("the README walk-through needs %s: install it (apt-get install curl jq) or run `make test`, which does", tool)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, expected := walkthrough(t, string(readme))
+	bin := buildTallyd(t)
+	dataDir := reachableTempDir(t)
+
+	base, stop := startTallyd(t, bin, dataDir)
+	work := reachableTempDir(t)
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "TALLY="+base)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("walk-through failed: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != expected {
+		t.Fatalf("walk-through printed\n%s\n\nbut the README says it prints\n%s", got, expected)
+	}
+	stop()
+
+	base, stop = startTallyd(t, bin, dataDir)
+	defer stop()
+	res, err := http.Get(base + "/v1/presets")
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("restarted tallyd: %v %v", err, res)
+	}
+	res.Body.Close()
+	host := strings.TrimSpace(runIn(t, work, "jq", "-r", ".hostToken", "table.json"))
+	id := strings.TrimSpace(runIn(t, work, "jq", "-r", ".table.id", "table.json"))
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/tables/"+id+"/balances", nil)
+	req.Header.Set("Authorization", "Bearer "+host)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the table did not survive a restart: %v %v", err, res)
+	}
+	res.Body.Close()
+}
+
+// walkthrough cuts the shell block and its printed output out of the README.
+func walkthrough(t *testing.T, readme string) (script, expected string) {
+	t.Helper()
+	_, rest, ok := strings.Cut(readme, "<!-- walkthrough:begin -->")
+	block, after, ok2 := strings.Cut(rest, "<!-- walkthrough:end -->")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no walkthrough markers")
+	}
+	block = strings.TrimSpace(block)
+	block = strings.TrimPrefix(block, "```sh")
+	block = strings.TrimSuffix(block, "```")
+	_, printed, ok := strings.Cut(after, "It prints")
+	if !ok {
+		t.Fatal("README.md does not say what the walk-through prints")
+	}
+	var lines []string
+	for _, l := range strings.Split(printed, "\n")[1:] {
+		if strings.HasPrefix(l, "    ") {
+			lines = append(lines, strings.TrimPrefix(l, "    "))
+		} else if len(lines) > 0 && strings.TrimSpace(l) != "" {
+			break
+		}
+	}
+	return block, strings.Join(lines, "\n")
+}
+
+// buildTallyd compiles the binary the way `make run` runs it.
+func buildTallyd(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tallyd")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startTallyd runs tallyd on a free port and waits until it is ready; stop
+// sends SIGTERM and waits for a clean exit.
+func startTallyd(t *testing.T, bin, dataDir string) (string, func()) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	var logs bytes.Buffer
+	cmd := exec.Command(bin, "--addr", addr, "--data-dir", dataDir)
+	cmd.Env = filterEnv(os.Environ(), "DATABASE_URL", "TEST_DATABASE_URL")
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	base := "http://" + addr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for {
+		res, err := http.Get(base + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("tallyd exited before it was ready: %v\n%s", err, logs.String())
+		case <-ctx.Done():
+			_ = cmd.Process.Kill()
+			t.Fatalf("tallyd was not ready in time\n%s", logs.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	stopped := false
+	return base, func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("tallyd did not exit cleanly on SIGTERM: %v\n%s", err, logs.String())
+			}
+		case <-time.After(time.Minute):
+			_ = cmd.Process.Kill()
+			t.Errorf("tallyd ignored SIGTERM for a minute\n%s", logs.String())
+		}
+		if !strings.Contains(logs.String(), "managed PostgreSQL stopped") {
+			t.Errorf("tallyd did not stop its PostgreSQL\n%s", logs.String())
+		}
+	}
+}
+
+func filterEnv(env []string, drop ...string) []string {
+	var out []string
+	for _, kv := range env {
+		keep := true
+		for _, d := range drop {
+			if strings.HasPrefix(kv, d+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+func runIn(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return string(out)
+}
+
+// reachableTempDir is a temporary directory that the postgres user can
+// enter too (t.TempDir's are private to the test's user).
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
