@@ -135,7 +135,9 @@ func sealed(o Outcome) Outcome {
 	nb := 0
 	for i, rr := range o.Rolls {
 		if rr.Closed {
-			out.Rolls[i] = RollResult{CargoReroll: rr.CargoReroll, Closed: true, Sealed: true}
+			// The dice are an empty list, not null: a throw always has its
+			// dice, and a sealed one shows none of them.
+			out.Rolls[i] = RollResult{Roll: Roll{Dice: []int{}}, CargoReroll: rr.CargoReroll, Closed: true, Sealed: true}
 			continue
 		}
 		out.Rolls[i] = rr
