@@ -100,6 +100,11 @@ func (r *Round) view(viewer string, all bool) RoundState {
 		if ps.Status == StatusDone && o.Qualified && !o.Sealed && (st.Point == nil || r.better(o.Score, *st.Point)) {
 			st.Point = &o.Score
 		}
+		if i == r.cur && o.Sealed {
+			// The faces a player may re-roll are their cargo: listing them
+			// would unseal what the closed throw showed.
+			st.Next.Rerollable = nil
+		}
 	}
 	return st
 }
