@@ -51,16 +51,40 @@ func (s *server) listEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	round, sealed, err := play.SealedActions(c.Request().Context(), s.pool, principal(c))
+	if err != nil {
+		return err
+	}
 	page := eventPage{Events: []eventView{}}
 	for i, e := range events {
 		if i == limit {
 			page.Next = strconv.FormatInt(events[i-1].Seq, 10)
 			break
 		}
-		page.Events = append(page.Events, eventView{Seq: e.Seq, Kind: e.Kind, Payload: e.Payload, CreatedAt: e.CreatedAt,
-			PrevHash: hex.EncodeToString(e.PrevHash), Hash: hex.EncodeToString(e.Hash)})
+		page.Events = append(page.Events, eventView{Seq: e.Seq, Kind: e.Kind, Payload: withheld(e, round, sealed),
+			CreatedAt: e.CreatedAt, PrevHash: hex.EncodeToString(e.PrevHash), Hash: hex.EncodeToString(e.Hash)})
 	}
 	return c.JSON(http.StatusOK, page)
+}
+
+// withheld is an event's payload as the caller may read it: a round action
+// that is a closed throw still sealed from the caller shows only its round
+// and sequence number (and sealed: true) until the round reveals it, so the
+// log cannot unseal what GET round hides. Its hash is of the full payload
+// and can be checked once the round is over.
+func withheld(e db.Event, round int, sealed map[int]bool) json.RawMessage {
+	if e.Kind != "round.action" || len(sealed) == 0 {
+		return e.Payload
+	}
+	var ref struct {
+		Round int `json:"round"`
+		Seq   int `json:"seq"`
+	}
+	if err := json.Unmarshal(e.Payload, &ref); err != nil || ref.Round != round || !sealed[ref.Seq] {
+		return e.Payload
+	}
+	out, _ := json.Marshal(map[string]any{"round": ref.Round, "seq": ref.Seq, "sealed": true})
+	return out
 }
 
 // auditTable serves GET /v1/tables/:tableId/audit.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/ledger"
 )
 
@@ -82,4 +83,36 @@ func Close(ctx context.Context, tx pgx.Tx, who Principal) (TableView, error) {
 		return TableView{}, err
 	}
 	return Table(ctx, tx, who.TableID, who)
+}
+
+// SealedActions lists the stored actions of the round being played that
+// viewer may not read yet, by action sequence number: the closed throws of
+// other players that the round still hides from viewer. The event log
+// withholds these actions' payloads, so that it cannot unseal what GET round
+// seals. It returns the round's number, or 0 when no round is being played.
+func SealedActions(ctx context.Context, q db.DBTX, viewer Principal) (int, map[int]bool, error) {
+	st, err := load(ctx, q, viewer.TableID)
+	if err != nil {
+		return 0, nil, err
+	}
+	cur := st.current()
+	if cur == nil {
+		return 0, nil, nil
+	}
+	view := cur.round.View(viewerOf(viewer))
+	rolls := map[int64]int{} // rolls seen so far per player
+	sealed := map[int]bool{}
+	for _, a := range cur.actions {
+		if a.Kind != string(game.ActionRoll) || a.PlayerID == nil {
+			continue
+		}
+		k := rolls[*a.PlayerID]
+		rolls[*a.PlayerID]++
+		for _, ps := range view.Players {
+			if ps.Player == sid(*a.PlayerID) && k < len(ps.Outcome.Rolls) && ps.Outcome.Rolls[k].Sealed {
+				sealed[a.Seq] = true
+			}
+		}
+	}
+	return cur.row.Number, sealed, nil
 }
