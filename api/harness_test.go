@@ -1,0 +1,443 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/db/dbtest"
+)
+
+// This file is the harness the scenario tests play through: one table on a
+// real server and a real database, every exchange checked against
+// openapi.yaml by the client, and the money checked to the unit after every
+// scenario.
+
+// scene is one table being played through the API.
+type scene struct {
+	t    *testing.T
+	c    *client
+	pool *pgxpool.Pool
+	tb   table
+}
+
+// newScene makes a table on a fresh database.
+func newScene(t *testing.T, body map[string]any) *scene {
+	t.Helper()
+	pool := dbtest.Pool(t)
+	c := newClient(t, New(Config{Pool: pool}))
+	return &scene{t: t, c: c, pool: pool, tb: makeTable(t, c, body)}
+}
+
+// id is a seated player's id by name.
+func (s *scene) id(name string) int64 {
+	s.t.Helper()
+	id, ok := s.tb.Players[name]
+	if !ok {
+		s.t.Fatalf("no player %q at the table", name)
+	}
+	return id
+}
+
+// ids maps names to player ids, keeping their order.
+func (s *scene) ids(names ...string) []int64 {
+	out := make([]int64, len(names))
+	for i, n := range names {
+		out[i] = s.id(n)
+	}
+	return out
+}
+
+// join claims a seat from a phone and returns the player token.
+func (s *scene) join(name string) string {
+	s.t.Helper()
+	r := s.c.do(s.t, req{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": s.tb.Code, "name": name}})
+	if r.status != http.StatusCreated {
+		s.t.Fatalf("join as %s: %d %s", name, r.status, r.body)
+	}
+	var out struct{ PlayerToken string }
+	r.decode(s.t, &out)
+	return out.PlayerToken
+}
+
+// rollOut is one throw in a round view.
+type rollOut struct {
+	Roll struct {
+		Dice    []int  `json:"dice"`
+		Rethrow []int  `json:"rethrow"`
+		Path    string `json:"path"`
+	} `json:"roll"`
+	Banked      []int `json:"banked"`
+	CargoReroll bool  `json:"cargoReroll"`
+	Closed      bool  `json:"closed"`
+	Sealed      bool  `json:"sealed"`
+	Cargo       []int `json:"cargo"`
+}
+
+// outcomeOut is a turn in a round view.
+type outcomeOut struct {
+	Rolls     []rollOut `json:"rolls"`
+	Qualified bool      `json:"qualified"`
+	Path      []int     `json:"path"`
+	Banked    []int     `json:"banked"`
+	Cargo     []int     `json:"cargo"`
+	Score     int       `json:"score"`
+	Automatic bool      `json:"automatic"`
+	Closed    bool      `json:"closed"`
+	Sealed    bool      `json:"sealed"`
+	Over      bool      `json:"over"`
+	Stood     bool      `json:"stood"`
+}
+
+// turnOut is one player's part of a round view.
+type turnOut struct {
+	Player       int64      `json:"player"`
+	Status       string     `json:"status"`
+	Outcome      outcomeOut `json:"outcome"`
+	Revealed     bool       `json:"revealed"`
+	AutomaticWon bool       `json:"automaticWon"`
+}
+
+// amountOut and paymentOut are money in a settlement.
+type amountOut struct {
+	Player int64 `json:"player"`
+	Amount int64 `json:"amount"`
+}
+
+type paymentOut struct {
+	From   int64 `json:"from"`
+	To     int64 `json:"to"`
+	Amount int64 `json:"amount"`
+}
+
+// settlementOut is a round's money as the engine decided it.
+type settlementOut struct {
+	Antes     []amountOut  `json:"antes"`
+	PotBefore int64        `json:"potBefore"`
+	Payouts   []amountOut  `json:"payouts"`
+	CarryOver int64        `json:"carryOver"`
+	Remainder int64        `json:"remainder"`
+	PerPoint  []paymentOut `json:"perPoint"`
+}
+
+// scoreOut is one player's score in a result.
+type scoreOut struct {
+	Player    int64 `json:"player"`
+	Qualified bool  `json:"qualified"`
+	Score     int   `json:"score"`
+	Automatic bool  `json:"automatic"`
+	Forfeited bool  `json:"forfeited"`
+}
+
+// totalOut is a player's points in a game of rounds.
+type totalOut struct {
+	Player int64 `json:"player"`
+	Total  int64 `json:"total"`
+}
+
+// fullRound is a round view with everything the scenarios check.
+type fullRound struct {
+	Number   int     `json:"number"`
+	Status   string  `json:"status"`
+	Players  []int64 `json:"players"`
+	Playoff  bool    `json:"playoff"`
+	Declared int     `json:"declared"`
+	Declarer int64   `json:"declarer"`
+	Turn     int64   `json:"turn"`
+	Next     *struct {
+		Over       bool  `json:"over"`
+		Throw      int   `json:"throw"`
+		MayStand   bool  `json:"mayStand"`
+		MayReroll  bool  `json:"mayReroll"`
+		Rerollable []int `json:"rerollable"`
+		RerollAll  bool  `json:"rerollAll"`
+		RollsLeft  int   `json:"rollsLeft"`
+		Roll       int   `json:"roll"`
+	} `json:"next"`
+	Point       *int      `json:"point"`
+	Hammer      int64     `json:"hammer"`
+	Pot         int64     `json:"pot"`
+	Claimable   int64     `json:"claimableAutomatic"`
+	MayLiftCups bool      `json:"mayLiftCups"`
+	Turns       []turnOut `json:"turns"`
+	Result      *struct {
+		Kind       string        `json:"kind"`
+		Winners    []int64       `json:"winners"`
+		Playoff    []int64       `json:"playoff"`
+		Automatic  bool          `json:"automatic"`
+		Scores     []scoreOut    `json:"scores"`
+		Settlement settlementOut `json:"settlement"`
+	} `json:"result"`
+	Game *struct {
+		Winner     int64         `json:"winner"`
+		Totals     []totalOut    `json:"totals"`
+		Settlement settlementOut `json:"settlement"`
+	} `json:"game"`
+}
+
+// of is a player's turn in the round.
+func (r fullRound) of(t *testing.T, player int64) turnOut {
+	t.Helper()
+	for _, tv := range r.Turns {
+		if tv.Player == player {
+			return tv
+		}
+	}
+	t.Fatalf("round %d has no turn of player %d", r.Number, player)
+	return turnOut{}
+}
+
+// score is a player's score in the round's result.
+func (r fullRound) score(t *testing.T, player int64) scoreOut {
+	t.Helper()
+	if r.Result == nil {
+		t.Fatalf("round %d has no result", r.Number)
+	}
+	for _, sc := range r.Result.Scores {
+		if sc.Player == player {
+			return sc
+		}
+	}
+	t.Fatalf("round %d has no score of player %d", r.Number, player)
+	return scoreOut{}
+}
+
+// must sends a request that has to succeed with status and decodes it.
+func (s *scene) must(status int, r req, v any) resp {
+	s.t.Helper()
+	out := s.c.do(s.t, r)
+	if out.status != status {
+		s.t.Fatalf("%s %s: %d, want %d: %s", r.method, r.path, out.status, status, out.body)
+	}
+	if v != nil {
+		out.decode(s.t, v)
+	}
+	return out
+}
+
+// start starts the next round as the host; body may be nil.
+func (s *scene) start(body any) fullRound {
+	s.t.Helper()
+	var rd fullRound
+	s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/rounds"), token: s.tb.Host, body: body}, &rd)
+	return rd
+}
+
+// turn records a player's whole turn as the host, each roll given by its dice.
+func (s *scene) turn(n int, name string, rolls ...[]int) fullRound {
+	s.t.Helper()
+	list := make([]any, len(rolls))
+	for i, d := range rolls {
+		list[i] = map[string]any{"dice": d}
+	}
+	return s.turnWith(n, name, list...)
+}
+
+// turnWith records a whole turn whose rolls are given as request objects.
+func (s *scene) turnWith(n int, name string, rolls ...any) fullRound {
+	s.t.Helper()
+	var rd fullRound
+	s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/rounds/%d/turns", n), token: s.tb.Host,
+		body: map[string]any{"player": s.id(name), "rolls": rolls}}, &rd)
+	return rd
+}
+
+// act records one action with token; the host's actions name the player.
+func (s *scene) act(token string, n int, body map[string]any) fullRound {
+	s.t.Helper()
+	var rd fullRound
+	s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/rounds/%d/actions", n), token: token, body: body}, &rd)
+	return rd
+}
+
+// roll is the body of a roll action.
+func roll(dice ...int) map[string]any { return map[string]any{"kind": "roll", "dice": dice} }
+
+// as names the player of an action recorded by the host.
+func as(player int64, body map[string]any) map[string]any {
+	out := map[string]any{"player": player}
+	for k, v := range body {
+		out[k] = v
+	}
+	return out
+}
+
+// round reads round n with token.
+func (s *scene) round(token string, n int) fullRound {
+	s.t.Helper()
+	var rd fullRound
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/rounds/%d", n), token: token}, &rd)
+	return rd
+}
+
+// rounds reads every round with token.
+func (s *scene) rounds(token string) []fullRound {
+	s.t.Helper()
+	var rds []fullRound
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/rounds"), token: token}, &rds)
+	return rds
+}
+
+// sheet is GET balances.
+type sheet struct {
+	Currency string `json:"currency"`
+	Pot      int64  `json:"pot"`
+	Bank     int64  `json:"bank"`
+	Players  []struct {
+		PlayerID int64  `json:"playerId"`
+		Name     string `json:"name"`
+		Balance  int64  `json:"balance"`
+	} `json:"players"`
+}
+
+// balances reads the balances and checks that the books balance: the
+// players, the pot and the bank always sum to zero.
+func (s *scene) balances() sheet {
+	s.t.Helper()
+	var b sheet
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/balances"), token: s.tb.Audit}, &b)
+	total := b.Pot + b.Bank
+	for _, p := range b.Players {
+		total += p.Balance
+	}
+	if total != 0 {
+		s.t.Fatalf("players + pot + bank = %d, want 0: %+v", total, b)
+	}
+	return b
+}
+
+// expectMoney checks every player's balance (players not named must be at
+// zero) and the pot.
+func (s *scene) expectMoney(pot int64, want map[string]int64) {
+	s.t.Helper()
+	b := s.balances()
+	if b.Pot != pot {
+		s.t.Errorf("pot = %d, want %d", b.Pot, pot)
+	}
+	for _, p := range b.Players {
+		if p.Balance != want[p.Name] {
+			s.t.Errorf("%s's balance = %d, want %d", p.Name, p.Balance, want[p.Name])
+		}
+	}
+	if s.t.Failed() {
+		s.t.FailNow()
+	}
+}
+
+// settleUp follows the settle-up suggestions, recording each payment as the
+// host, and then checks that everyone is at zero and the audit passes.
+func (s *scene) settleUp() {
+	s.t.Helper()
+	var plan struct {
+		Payments []struct {
+			From   struct{ PlayerID int64 } `json:"from"`
+			To     struct{ PlayerID int64 } `json:"to"`
+			Amount int64                    `json:"amount"`
+		} `json:"payments"`
+		Owes []string `json:"owes"`
+	}
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/settle-up"), token: s.tb.Host}, &plan)
+	if len(plan.Owes) != len(plan.Payments) {
+		s.t.Fatalf("settle-up: %d payments but %d sentences: %+v", len(plan.Payments), len(plan.Owes), plan)
+	}
+	for _, p := range plan.Payments {
+		s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/payments"), token: s.tb.Host,
+			body: map[string]any{"from": p.From.PlayerID, "to": p.To.PlayerID, "amount": p.Amount}}, nil)
+	}
+	b := s.balances()
+	for _, p := range b.Players {
+		if p.Balance != 0 {
+			s.t.Fatalf("after settling up %s is at %d", p.Name, p.Balance)
+		}
+	}
+	if b.Pot != 0 || b.Bank != 0 {
+		s.t.Fatalf("after settling up the pot is %d and the bank %d", b.Pot, b.Bank)
+	}
+	s.auditOK()
+}
+
+// auditReport is GET audit.
+type auditReport struct {
+	OK         bool   `json:"ok"`
+	Events     int    `json:"events"`
+	ChainOK    bool   `json:"chainOk"`
+	FirstBreak string `json:"firstBreak"`
+	BalancesOK bool   `json:"balancesOk"`
+	Rounds     []struct {
+		Number int    `json:"number"`
+		OK     bool   `json:"ok"`
+		Detail string `json:"detail"`
+	} `json:"rounds"`
+}
+
+// audit reads the audit report.
+func (s *scene) audit() auditReport {
+	s.t.Helper()
+	var rep auditReport
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/audit"), token: s.tb.Audit}, &rep)
+	return rep
+}
+
+// auditOK checks the audit passes.
+func (s *scene) auditOK() {
+	s.t.Helper()
+	if rep := s.audit(); !rep.OK || !rep.ChainOK || !rep.BalancesOK {
+		s.t.Fatalf("audit failed: %+v", rep)
+	}
+}
+
+// snapshot is everything a client can read about the table, to prove that a
+// refused request changed nothing: the table, every round as the host sees
+// it, the balances, the journal and the event log.
+func (s *scene) snapshot() string {
+	s.t.Helper()
+	var b strings.Builder
+	for _, p := range []string{"", "/rounds", "/balances", "/ledger", "/events?limit=500"} {
+		r := s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("%s", p), token: s.tb.Host}, nil)
+		fmt.Fprintf(&b, "%s\n%s\n", p, r.body)
+	}
+	return b.String()
+}
+
+// unchanged fails if the table differs from a snapshot taken before.
+func (s *scene) unchanged(before, what string) {
+	s.t.Helper()
+	if after := s.snapshot(); after != before {
+		s.t.Fatalf("%s changed the table:\nbefore %s\nafter  %s", what, before, after)
+	}
+}
+
+// refused sends a request that must fail with status and problem type, with a
+// detail containing every one of details, and change nothing at the table.
+func (s *scene) refused(r req, status int, typ string, details ...string) Problem {
+	s.t.Helper()
+	before := s.snapshot()
+	out := s.c.do(s.t, r)
+	if out.status != status {
+		s.t.Fatalf("%s %s: %d, want %d: %s", r.method, r.path, out.status, status, out.body)
+	}
+	p := out.problem(s.t)
+	if p.Type != typ {
+		s.t.Fatalf("%s %s: problem type %s, want %s: %s", r.method, r.path, p.Type, typ, out.body)
+	}
+	for _, d := range details {
+		if !strings.Contains(p.Detail, d) {
+			s.t.Fatalf("%s %s: detail %q does not say %q", r.method, r.path, p.Detail, d)
+		}
+	}
+	s.unchanged(before, r.method+" "+r.path)
+	return p
+}
+
+// contains reports whether body holds every one of parts.
+func contains(body []byte, parts ...string) bool {
+	for _, p := range parts {
+		if !bytes.Contains(body, []byte(p)) {
+			return false
+		}
+	}
+	return true
+}
