@@ -46,3 +46,28 @@ func RoundList(ctx context.Context, q DBTX, tableID int64) ([]Round, error) {
 	}
 	return out, nil
 }
+
+// RoundActionListByTable returns every action of a table's rounds, grouped
+// by round id and in order within each round, in one query.
+func RoundActionListByTable(ctx context.Context, q DBTX, tableID int64) (map[int64][]RoundAction, error) {
+	rows, err := q.Query(ctx, `
+		SELECT a.round_id, a.seq, a.player_id, a.kind, a.payload, a.created_at
+		FROM round_actions a JOIN rounds r ON r.id = a.round_id
+		WHERE r.table_id = $1 ORDER BY a.round_id, a.seq`, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("actions of table %d: %w", tableID, interpretError(err))
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RoundAction, error) {
+		var a RoundAction
+		err := row.Scan(&a.RoundID, &a.Seq, &a.PlayerID, &a.Kind, &a.Payload, &a.CreatedAt)
+		return a, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("actions of table %d: %w", tableID, interpretError(err))
+	}
+	out := map[int64][]RoundAction{}
+	for _, a := range list {
+		out[a.RoundID] = append(out[a.RoundID], a)
+	}
+	return out, nil
+}

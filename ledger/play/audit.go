@@ -41,7 +41,7 @@ func Audit(ctx context.Context, q db.DBTX, tableID int64) (AuditReport, error) {
 	if !chain.OK {
 		rep.FirstBreak = fmt.Sprintf("event %d: %s", chain.BrokenAt, chain.Problem)
 	}
-	st, loadErr := load(ctx, q, tableID)
+	st, loadErr := loadReplayed(ctx, q, tableID)
 	if loadErr != nil {
 		rep.Rounds = append(rep.Rounds, RoundAudit{OK: false, Detail: loadErr.Error()})
 	} else {

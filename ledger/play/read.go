@@ -21,12 +21,22 @@ func Round(ctx context.Context, q db.DBTX, viewer Principal, number int) (RoundV
 	if number < 1 || number > len(st.rounds) {
 		return RoundView{}, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, viewer.TableID, number)
 	}
-	return st.rounds[number-1].view(viewer)
+	pr := st.rounds[number-1]
+	if pr.round == nil {
+		// A settled round: load its actions and replay it alone.
+		if pr.actions, err = db.RoundActionList(ctx, q, pr.row.ID); err != nil {
+			return RoundView{}, err
+		}
+		if err := pr.replay(st.rs); err != nil {
+			return RoundView{}, fmt.Errorf("round %d does not replay: %w", number, err)
+		}
+	}
+	return pr.view(viewer)
 }
 
-// Rounds reads every round of the table, oldest first.
+// Rounds reads every round of the table, oldest first, each replayed.
 func Rounds(ctx context.Context, q db.DBTX, viewer Principal) ([]RoundView, error) {
-	st, err := load(ctx, q, viewer.TableID)
+	st, err := loadReplayed(ctx, q, viewer.TableID)
 	if err != nil {
 		return nil, err
 	}

@@ -47,10 +47,23 @@ func (st *tableState) current() *playedRound {
 	return nil
 }
 
-// load rebuilds a table by replaying every stored round through the engine.
-// A stored round the engine no longer accepts is reported as an error: it
-// means the data was changed behind the engine's back.
+// load rebuilds a table for reading and writing. Settled rounds move the
+// game on by their stored results, which the engine produced when they were
+// settled and every audit replays again; only the round being played is
+// replayed from its actions. A request therefore costs one query for the
+// rounds and one for the open round's actions, however long the night.
 func load(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
+	return loadTable(ctx, q, tableID, false)
+}
+
+// loadReplayed rebuilds a table by replaying every round's actions through
+// the engine, for the audit and the history. A stored round the engine no
+// longer accepts is an error: the data was changed behind the engine's back.
+func loadReplayed(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
+	return loadTable(ctx, q, tableID, true)
+}
+
+func loadTable(ctx context.Context, q db.DBTX, tableID int64, replayAll bool) (*tableState, error) {
 	t, err := db.TableGet(ctx, q, tableID)
 	if errors.Is(err, db.ErrNotFound) {
 		return nil, fmt.Errorf("%w: no table %d", ErrNotFound, tableID)
@@ -69,15 +82,24 @@ func load(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
 	if err != nil {
 		return nil, err
 	}
+	var actions map[int64][]db.RoundAction
+	switch n := len(rows); {
+	case replayAll:
+		actions, err = db.RoundActionListByTable(ctx, q, tableID)
+	case n > 0 && rows[n-1].Status == db.RoundOpen:
+		actions = map[int64][]db.RoundAction{}
+		actions[rows[n-1].ID], err = db.RoundActionList(ctx, q, rows[n-1].ID)
+	}
+	if err != nil {
+		return nil, err
+	}
 	for _, row := range rows {
-		pr := &playedRound{row: row}
+		pr := &playedRound{row: row, actions: actions[row.ID]}
 		if err := json.Unmarshal(row.Setup, &pr.setup); err != nil {
 			return nil, fmt.Errorf("round %d: unreadable setup: %w", row.Number, err)
 		}
-		if pr.actions, err = db.RoundActionList(ctx, q, row.ID); err != nil {
-			return nil, err
-		}
-		if err := st.replay(pr); err != nil {
+		replay := replayAll || row.Status == db.RoundOpen
+		if err := st.advance(pr, replay); err != nil {
 			return nil, fmt.Errorf("round %d does not replay: %w", row.Number, err)
 		}
 		st.rounds = append(st.rounds, pr)
@@ -85,10 +107,11 @@ func load(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
 	return st, nil
 }
 
-// replay moves the game to the round, checks the stored setup is the one the
-// engine gives, replays the round's actions and, if it was settled, records
-// its result in the game.
-func (st *tableState) replay(pr *playedRound) error {
+// advance moves the game to the round, checks the stored setup is the one
+// the engine gives, and, if it was settled, records its result in the game:
+// the result of replaying its actions when replay is set, its stored result
+// otherwise.
+func (st *tableState) advance(pr *playedRound, replay bool) error {
 	if err := st.positionGame(pr.setup); err != nil {
 		return err
 	}
@@ -100,17 +123,15 @@ func (st *tableState) replay(pr *playedRound) error {
 	if !sameSetup(want, pr.setup.Round) {
 		return fmt.Errorf("stored setup %+v, but the rules give %+v", pr.setup.Round, want)
 	}
-	if pr.round, err = game.NewRound(st.rs, want); err != nil {
-		return err
+	if !replay {
+		var stored storedResult
+		if err := json.Unmarshal(pr.row.Result, &stored); err != nil {
+			return fmt.Errorf("unreadable result: %w", err)
+		}
+		return st.game.Record(stored.Round)
 	}
-	for _, a := range pr.actions {
-		var ga game.Action
-		if err := json.Unmarshal(a.Payload, &ga); err != nil {
-			return fmt.Errorf("action %d: %w", a.Seq, err)
-		}
-		if err := pr.round.Apply(ga); err != nil {
-			return fmt.Errorf("action %d: %w", a.Seq, err)
-		}
+	if err := pr.replay(st.rs); err != nil {
+		return err
 	}
 	if pr.row.Status != db.RoundSettled {
 		return nil
@@ -120,6 +141,25 @@ func (st *tableState) replay(pr *playedRound) error {
 		return errors.New("stored as settled, but the round is not over")
 	}
 	return st.game.Record(res)
+}
+
+// replay rebuilds the round from its setup and actions.
+func (pr *playedRound) replay(rs game.Ruleset) error {
+	r, err := game.NewRound(rs, pr.setup.Round)
+	if err != nil {
+		return err
+	}
+	for _, a := range pr.actions {
+		var ga game.Action
+		if err := json.Unmarshal(a.Payload, &ga); err != nil {
+			return fmt.Errorf("action %d: %w", a.Seq, err)
+		}
+		if err := r.Apply(ga); err != nil {
+			return fmt.Errorf("action %d: %w", a.Seq, err)
+		}
+	}
+	pr.round = r
+	return nil
 }
 
 // positionGame makes the game for the seats a round began with: the first

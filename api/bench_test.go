@@ -1,0 +1,57 @@
+package api
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/tally-dice/tally/db/dbtest"
+)
+
+// BenchmarkHTTPRound plays whole rounds of eight players through the HTTP
+// API on one table: each op is one round (start with antes, eight whole
+// turns, settlement), nine requests. With -benchtime=Nx it also shows how
+// the cost of a round grows as the table's history does.
+func BenchmarkHTTPRound(b *testing.B) {
+	c := newClient(b, New(Config{Pool: dbtest.Pool(b)}))
+	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
+	var tb table
+	{
+		r := c.do(b, req{method: http.MethodPost, path: "/v1/tables", body: map[string]any{"preset": "classic", "players": names}})
+		if r.status != http.StatusCreated {
+			b.Fatalf("create: %d %s", r.status, r.body)
+		}
+		var out struct {
+			Table struct {
+				ID      int64 `json:"id"`
+				Players []struct {
+					ID int64 `json:"id"`
+				} `json:"players"`
+			} `json:"table"`
+			HostToken string `json:"hostToken"`
+		}
+		r.decode(b, &out)
+		tb = table{ID: out.Table.ID, Host: out.HostToken}
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		r := c.do(b, req{method: http.MethodPost, path: tb.path("/rounds"), token: tb.Host})
+		if r.status != http.StatusCreated {
+			b.Fatalf("round %d: %d %s", i+1, r.status, r.body)
+		}
+		var rd struct {
+			Number  int     `json:"number"`
+			Players []int64 `json:"players"`
+		}
+		r.decode(b, &rd)
+		for k, p := range rd.Players {
+			// Distinct scores, so every round has one winner.
+			cargo := 2 + k%6
+			r := c.do(b, req{method: http.MethodPost, path: tb.path("/rounds/%d/turns", rd.Number), token: tb.Host,
+				body: map[string]any{"player": p, "rolls": []any{map[string]any{"dice": []int{6, 5, 4, 1, cargo - 1}}}}})
+			if r.status != http.StatusCreated {
+				b.Fatalf("round %d turn %d: %d %s", rd.Number, k, r.status, r.body)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/9, "ns/request")
+}
