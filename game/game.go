@@ -119,8 +119,14 @@ func (g *Game) Record(res Result) error {
 	return nil
 }
 
-// Pot is what the table's pot holds between rounds.
-func (g *Game) Pot() int64 { return g.pot }
+// Pot is what the table's pot holds between rounds. Once a game of rounds
+// is won it holds nothing: the winner took it (Result pays it out).
+func (g *Game) Pot() int64 {
+	if g.over {
+		return 0
+	}
+	return g.pot
+}
 
 // Over reports whether a game of rounds has been won.
 func (g *Game) Over() bool { return g.over }
