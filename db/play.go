@@ -71,3 +71,12 @@ func RoundActionListByTable(ctx context.Context, q DBTX, tableID int64) (map[int
 	}
 	return out, nil
 }
+
+// RoundGetByNumber reads a table's round by its number.
+func RoundGetByNumber(ctx context.Context, q DBTX, tableID int64, number int) (Round, error) {
+	r, err := scanRound(q.QueryRow(ctx, `SELECT `+roundColumns+` FROM rounds WHERE table_id = $1 AND number = $2`, tableID, number))
+	if err != nil {
+		return Round{}, fmt.Errorf("round %d of table %d: %w", number, tableID, err)
+	}
+	return r, nil
+}

@@ -18,10 +18,20 @@ func Round(ctx context.Context, q db.DBTX, viewer Principal, number int) (RoundV
 	if err != nil {
 		return RoundView{}, err
 	}
-	if number < 1 || number > len(st.rounds) {
+	if st.last == nil || number < 1 || number > st.last.row.Number {
 		return RoundView{}, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, viewer.TableID, number)
 	}
-	pr := st.rounds[number-1]
+	pr := st.last
+	if number != pr.row.Number {
+		row, err := db.RoundGetByNumber(ctx, q, viewer.TableID, number)
+		if err != nil {
+			return RoundView{}, err
+		}
+		pr = &playedRound{row: row}
+		if err := json.Unmarshal(row.Setup, &pr.setup); err != nil {
+			return RoundView{}, fmt.Errorf("round %d: unreadable setup: %w", number, err)
+		}
+	}
 	if pr.round == nil {
 		// A settled round: load its actions and replay it alone.
 		if pr.actions, err = db.RoundActionList(ctx, q, pr.row.ID); err != nil {
@@ -86,8 +96,8 @@ func Close(ctx context.Context, tx pgx.Tx, who Principal) (TableView, error) {
 		return TableView{}, fmt.Errorf("%w: finish round %d before closing the table", ErrRoundPlaying, cur.row.Number)
 	}
 	var last []int64
-	if n := len(st.rounds); n > 0 {
-		last = pids(st.rounds[n-1].setup.Round.Players)
+	if st.last != nil {
+		last = pids(st.last.setup.Round.Players)
 	}
 	if _, err := ledger.CloseTable(ctx, tx, who.TableID, last); err != nil {
 		return TableView{}, err

@@ -73,14 +73,13 @@ func record(ctx context.Context, tx pgx.Tx, who Principal, number int, player in
 
 // playing is round number, which must be the one being played.
 func (st *tableState) playing(number int) (*playedRound, error) {
-	if number < 1 || number > len(st.rounds) {
+	if st.last == nil || number < 1 || number > st.last.row.Number {
 		return nil, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, st.table.ID, number)
 	}
-	pr := st.rounds[number-1]
-	if pr.row.Status != db.RoundOpen {
-		return nil, fmt.Errorf("%w: round %d is already settled", ErrNoRound, number)
+	if pr := st.current(); pr != nil && pr.row.Number == number {
+		return pr, nil
 	}
-	return pr, nil
+	return nil, fmt.Errorf("%w: round %d is already settled", ErrNoRound, number)
 }
 
 // wholeTurn judges a whole turn: as a turn first (so its errors name the

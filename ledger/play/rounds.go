@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -14,11 +15,14 @@ import (
 )
 
 // storedSetup is what a round row keeps as its setup: the seats when it
-// began, how the first player was found (roll-off), and the engine's setup.
+// began, how the first player was found (roll-off), the game's state just
+// before the round (so that the next request resumes from here instead of
+// replaying the whole night) and the engine's setup.
 type storedSetup struct {
 	Seats   []string            `json:"seats"`
 	First   string              `json:"first,omitempty"`
 	RollOff []game.RollOffThrow `json:"rollOff,omitempty"`
+	Game    game.GameState      `json:"game"`
 	Round   game.RoundSetup     `json:"round"`
 }
 
@@ -35,35 +39,100 @@ type tableState struct {
 	table   db.Table
 	rs      game.Ruleset
 	players []db.Player
-	rounds  []*playedRound
-	game    *game.Game // after the last settled round; nil before round 1
+	last    *playedRound   // the latest round, nil before round 1
+	rounds  []*playedRound // every round, only when loaded by loadReplayed
+	game    *game.Game     // after the last settled round; nil before round 1
 }
 
 // current is the round being played, or nil.
 func (st *tableState) current() *playedRound {
-	if n := len(st.rounds); n > 0 && st.rounds[n-1].row.Status == db.RoundOpen {
-		return st.rounds[n-1]
+	if st.last != nil && st.last.row.Status == db.RoundOpen {
+		return st.last
 	}
 	return nil
 }
 
-// load rebuilds a table for reading and writing. Settled rounds move the
-// game on by their stored results, which the engine produced when they were
-// settled and every audit replays again; only the round being played is
-// replayed from its actions. A request therefore costs one query for the
-// rounds and one for the open round's actions, however long the night.
+// load rebuilds a table for reading and writing from its latest round: the
+// game resumes from the state stored with that round, and the round is
+// replayed from its actions (or, once settled, moves the game on by its
+// stored result, which the engine produced when it was settled and every
+// audit replays again). A request therefore costs the same on the first
+// round of the night as on the five hundredth.
 func load(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
-	return loadTable(ctx, q, tableID, false)
+	st, err := loadTableRow(ctx, q, tableID)
+	if err != nil {
+		return nil, err
+	}
+	row, err := db.RoundLatest(ctx, q, tableID)
+	if errors.Is(err, db.ErrNotFound) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pr := &playedRound{row: row}
+	if err := json.Unmarshal(row.Setup, &pr.setup); err != nil {
+		return nil, fmt.Errorf("round %d: unreadable setup: %w", row.Number, err)
+	}
+	if st.game, err = game.ResumeGame(st.rs, pr.setup.Game); err != nil {
+		return nil, fmt.Errorf("round %d: stored game state: %w", row.Number, err)
+	}
+	if err := st.enter(pr); err != nil {
+		return nil, fmt.Errorf("round %d: %w", row.Number, err)
+	}
+	if row.Status == db.RoundOpen {
+		if pr.actions, err = db.RoundActionList(ctx, q, row.ID); err != nil {
+			return nil, err
+		}
+		if err := pr.replay(st.rs); err != nil {
+			return nil, fmt.Errorf("round %d does not replay: %w", row.Number, err)
+		}
+	} else {
+		var stored storedResult
+		if err := json.Unmarshal(row.Result, &stored); err != nil {
+			return nil, fmt.Errorf("round %d: unreadable result: %w", row.Number, err)
+		}
+		if err := st.game.Record(stored.Round); err != nil {
+			return nil, fmt.Errorf("round %d: %w", row.Number, err)
+		}
+	}
+	st.last = pr
+	return st, nil
 }
 
 // loadReplayed rebuilds a table by replaying every round's actions through
-// the engine, for the audit and the history. A stored round the engine no
-// longer accepts is an error: the data was changed behind the engine's back.
+// the engine from the first round on, for the audit and the history. A
+// stored round, setup or game state that the replay does not reproduce is
+// an error: the data was changed behind the engine's back.
 func loadReplayed(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
-	return loadTable(ctx, q, tableID, true)
+	st, err := loadTableRow(ctx, q, tableID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.RoundList(ctx, q, tableID)
+	if err != nil {
+		return nil, err
+	}
+	actions, err := db.RoundActionListByTable(ctx, q, tableID)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		pr := &playedRound{row: row, actions: actions[row.ID]}
+		if err := json.Unmarshal(row.Setup, &pr.setup); err != nil {
+			return nil, fmt.Errorf("round %d: unreadable setup: %w", row.Number, err)
+		}
+		if err := st.replayNext(pr); err != nil {
+			return nil, fmt.Errorf("round %d does not replay: %w", row.Number, err)
+		}
+		st.rounds = append(st.rounds, pr)
+		st.last = pr
+	}
+	return st, nil
 }
 
-func loadTable(ctx context.Context, q db.DBTX, tableID int64, replayAll bool) (*tableState, error) {
+// loadTableRow reads the table, its rules and its players.
+func loadTableRow(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
 	t, err := db.TableGet(ctx, q, tableID)
 	if errors.Is(err, db.ErrNotFound) {
 		return nil, fmt.Errorf("%w: no table %d", ErrNotFound, tableID)
@@ -78,57 +147,25 @@ func loadTable(ctx context.Context, q db.DBTX, tableID int64, replayAll bool) (*
 	if st.players, err = db.PlayerList(ctx, q, tableID); err != nil {
 		return nil, err
 	}
-	rows, err := db.RoundList(ctx, q, tableID)
-	if err != nil {
-		return nil, err
-	}
-	var actions map[int64][]db.RoundAction
-	switch n := len(rows); {
-	case replayAll:
-		actions, err = db.RoundActionListByTable(ctx, q, tableID)
-	case n > 0 && rows[n-1].Status == db.RoundOpen:
-		actions = map[int64][]db.RoundAction{}
-		actions[rows[n-1].ID], err = db.RoundActionList(ctx, q, rows[n-1].ID)
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, row := range rows {
-		pr := &playedRound{row: row, actions: actions[row.ID]}
-		if err := json.Unmarshal(row.Setup, &pr.setup); err != nil {
-			return nil, fmt.Errorf("round %d: unreadable setup: %w", row.Number, err)
-		}
-		replay := replayAll || row.Status == db.RoundOpen
-		if err := st.advance(pr, replay); err != nil {
-			return nil, fmt.Errorf("round %d does not replay: %w", row.Number, err)
-		}
-		st.rounds = append(st.rounds, pr)
-	}
 	return st, nil
 }
 
-// advance moves the game to the round, checks the stored setup is the one
-// the engine gives, and, if it was settled, records its result in the game:
-// the result of replaying its actions when replay is set, its stored result
-// otherwise.
-func (st *tableState) advance(pr *playedRound, replay bool) error {
+// replayNext moves the replayed game to the round, checks the stored game
+// state and setup against it, replays the round's actions and, if it was
+// settled, records its result.
+func (st *tableState) replayNext(pr *playedRound) error {
 	if err := st.positionGame(pr.setup); err != nil {
 		return err
 	}
-	want, err := st.game.NextRound()
+	snap, err := st.game.Snapshot()
 	if err != nil {
 		return err
 	}
-	want.Declared = pr.setup.Round.Declared
-	if !sameSetup(want, pr.setup.Round) {
-		return fmt.Errorf("stored setup %+v, but the rules give %+v", pr.setup.Round, want)
+	if !reflect.DeepEqual(normalize(snap), normalize(pr.setup.Game)) {
+		return fmt.Errorf("stored game state %+v, but the replay gives %+v", pr.setup.Game, snap)
 	}
-	if !replay {
-		var stored storedResult
-		if err := json.Unmarshal(pr.row.Result, &stored); err != nil {
-			return fmt.Errorf("unreadable result: %w", err)
-		}
-		return st.game.Record(stored.Round)
+	if err := st.enter(pr); err != nil {
+		return err
 	}
 	if err := pr.replay(st.rs); err != nil {
 		return err
@@ -141,6 +178,20 @@ func (st *tableState) advance(pr *playedRound, replay bool) error {
 		return errors.New("stored as settled, but the round is not over")
 	}
 	return st.game.Record(res)
+}
+
+// enter sets the game up for the round and checks that the stored setup is
+// the one the rules give.
+func (st *tableState) enter(pr *playedRound) error {
+	want, err := st.game.NextRound()
+	if err != nil {
+		return err
+	}
+	want.Declared = pr.setup.Round.Declared
+	if !sameSetup(want, pr.setup.Round) {
+		return fmt.Errorf("stored setup %+v, but the rules give %+v", pr.setup.Round, want)
+	}
+	return nil
 }
 
 // replay rebuilds the round from its setup and actions.
@@ -234,6 +285,9 @@ func StartRound(ctx context.Context, tx pgx.Tx, who Principal, in StartRoundInpu
 		return RoundView{}, fmt.Errorf("%w: a roll-off is only thrown before the first round of a roll-off table", ErrInvalid)
 	}
 	if err := st.positionGame(ss); err != nil {
+		return RoundView{}, err
+	}
+	if ss.Game, err = st.game.Snapshot(); err != nil {
 		return RoundView{}, err
 	}
 	setup, err := st.game.NextRound()

@@ -80,11 +80,10 @@ func (st *tableState) view(ctx context.Context, q db.DBTX, viewer Principal) (Ta
 		return TableView{}, err
 	}
 	v.Pot = sheet.Pot
-	for _, r := range st.rounds {
-		if r.row.Status == db.RoundSettled {
-			v.RoundsPlayed++
-		} else {
-			v.CurrentRound = r.row.Number
+	if r := st.last; r != nil {
+		v.RoundsPlayed = r.row.Number
+		if r.row.Status == db.RoundOpen {
+			v.CurrentRound, v.RoundsPlayed = r.row.Number, r.row.Number-1
 		}
 	}
 	if st.rs.Goal.Kind != game.GoalRound && st.game != nil {
