@@ -61,25 +61,17 @@ func (s *server) startRound(c echo.Context) error {
 
 // recordAction serves POST /v1/tables/:tableId/rounds/:number/actions.
 func (s *server) recordAction(c echo.Context) error {
-	n, err := roundNumber(c)
-	if err != nil {
-		return err
-	}
-	body, err := readBody(c)
-	if err != nil {
-		return err
-	}
-	var in play.ActionInput
-	if err := decodeStrict(body, &in); err != nil {
-		return err
-	}
-	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.Act(ctx, tx, principal(c), n, in)
-	})
+	return recordInRound(s, c, play.Act)
 }
 
 // recordTurn serves POST /v1/tables/:tableId/rounds/:number/turns.
 func (s *server) recordTurn(c echo.Context) error {
+	return recordInRound(s, c, play.SubmitTurn)
+}
+
+// recordInRound decodes a body of type T and records it in the round named
+// by the path, answering with the round after it.
+func recordInRound[T any](s *server, c echo.Context, record func(context.Context, pgx.Tx, play.Principal, int, T) (play.RoundView, error)) error {
 	n, err := roundNumber(c)
 	if err != nil {
 		return err
@@ -88,11 +80,11 @@ func (s *server) recordTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var in play.TurnInput
+	var in T
 	if err := decodeStrict(body, &in); err != nil {
 		return err
 	}
 	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.SubmitTurn(ctx, tx, principal(c), n, in)
+		return record(ctx, tx, principal(c), n, in)
 	})
 }
