@@ -90,6 +90,9 @@ func (s *server) cash(c echo.Context, what string, move func(context.Context, pg
 	}
 	id := principal(c).TableID
 	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
+		if err := play.Seated(ctx, tx, id, false, in.Player); err != nil {
+			return nil, err
+		}
 		if _, err := move(ctx, tx, id, in.Player, in.Amount); err != nil {
 			return nil, err
 		}
@@ -127,6 +130,9 @@ func (s *server) recordPayment(c echo.Context) error {
 		return fail(kindForbidden, "the audit token can read but not write")
 	}
 	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
+		if err := play.Seated(ctx, tx, p.TableID, true, in.From, in.To); err != nil {
+			return nil, err
+		}
 		if _, err := ledger.SettlementPayment(ctx, tx, p.TableID, in.From, in.To, in.Amount); err != nil {
 			return nil, err
 		}

@@ -298,3 +298,18 @@ func ruleset(t db.Table) (game.Ruleset, error) {
 	}
 	return rs, nil
 }
+
+// Seated checks that each player id belongs to the table, so money is only
+// ever moved for the table's own players; the bank (id 0) may be a party to
+// a payment and is skipped when bank is true.
+func Seated(ctx context.Context, q db.DBTX, tableID int64, bank bool, ids ...int64) error {
+	for _, id := range ids {
+		if id == ledger.Bank && bank {
+			continue
+		}
+		if _, err := tablePlayer(ctx, q, tableID, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
