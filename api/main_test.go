@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tally-dice/tally/db/dbtest"
 )
@@ -14,4 +17,15 @@ func TestMain(m *testing.M) { dbtest.Main(m) }
 func newDBClient(t *testing.T) *client {
 	t.Helper()
 	return newClient(t, New(Config{Pool: dbtest.Pool(t)}))
+}
+
+// newClosedPool is a pool whose database is gone.
+func newClosedPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), "postgres://nobody@127.0.0.1:1/none?connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
 }

@@ -16,8 +16,6 @@ type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
-	actions  *prometheus.CounterVec
-	rounds   prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -32,16 +30,8 @@ func newMetrics() *metrics {
 			Help:    "HTTP request latency by method and route template.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route"}),
-		actions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "tally_round_actions_total",
-			Help: "Round actions accepted (roll, stand, claim-automatic, lift-cups).",
-		}, []string{"kind"}),
-		rounds: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "tally_rounds_settled_total",
-			Help: "Rounds settled.",
-		}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.actions, m.rounds,
+	m.registry.MustRegister(m.requests, m.duration,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
