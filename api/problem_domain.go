@@ -74,7 +74,7 @@ var domainKinds = []struct {
 	{[]error{ledger.ErrIdempotencyMismatch}, kindKeyMismatch},
 	{[]error{ledger.ErrInsufficientFunds}, kindInsufficient},
 	{[]error{ledger.ErrPotNotEmpty}, kindPotNotEmpty},
-	{[]error{play.ErrNameTaken, db.ErrConflict, game.ErrGameOver}, kindConflict},
+	{[]error{play.ErrNameTaken, play.ErrGameUnderway, db.ErrConflict, game.ErrGameOver}, kindConflict},
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules},
 	{[]error{play.ErrInvalid, ledger.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
 		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid},

@@ -11,4 +11,9 @@
 // makes the engine, not the database, the single judge of the game.
 //
 // Player ids are the database ids; the engine sees them as decimal strings.
+//
+// A game of rounds (Scarne) keeps the players it began with until it is won:
+// seating a player, joining into a new seat and leaving are refused with
+// ErrGameUnderway from its first round on, because the engine cannot compare
+// totals across a change of seats and the game could never go on.
 package play

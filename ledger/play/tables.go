@@ -24,6 +24,10 @@ var (
 	ErrRoundPlaying = errors.New("a round is being played")
 	ErrNoRound      = errors.New("no round is being played")
 	ErrNameTaken    = errors.New("name taken")
+	// ErrGameUnderway refuses a change of seats while a game of rounds is
+	// being played: the totals would no longer compare (game.Reseat), so a
+	// seat taken or left would stop the game from ever starting a round.
+	ErrGameUnderway = errors.New("a game of rounds is under way")
 )
 
 // maxPlayers bounds a table. Sixteen is more than any bar table and keeps
@@ -164,6 +168,9 @@ func Seat(ctx context.Context, tx pgx.Tx, tableID int64, name string) (PlayerVie
 	if _, err := lockOpenTable(ctx, tx, tableID); err != nil {
 		return PlayerView{}, err
 	}
+	if err := seatsMayChange(ctx, tx, tableID); err != nil {
+		return PlayerView{}, err
+	}
 	p, err := seat(ctx, tx, tableID, name)
 	if err != nil {
 		return PlayerView{}, err
@@ -217,6 +224,9 @@ func Join(ctx context.Context, tx pgx.Tx, code, name string) (Joined, error) {
 			return Joined{}, err
 		}
 	} else {
+		if err := seatsMayChange(ctx, tx, t.ID); err != nil {
+			return Joined{}, err
+		}
 		if p, err = seat(ctx, tx, t.ID, name); err != nil {
 			return Joined{}, err
 		}
@@ -244,6 +254,9 @@ func Leave(ctx context.Context, tx pgx.Tx, who Principal, playerID int64) (Playe
 		return PlayerView{}, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
 	}
 	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
+		return PlayerView{}, err
+	}
+	if err := seatsMayChange(ctx, tx, who.TableID); err != nil {
 		return PlayerView{}, err
 	}
 	p, err := tablePlayer(ctx, tx, who.TableID, playerID)
@@ -312,4 +325,18 @@ func Seated(ctx context.Context, q db.DBTX, tableID int64, bank bool, ids ...int
 		}
 	}
 	return nil
+}
+
+// seatsMayChange refuses to seat or unseat anyone while the table's game of
+// rounds is being played: from its first round until it is won, the game
+// keeps the players it began with.
+func seatsMayChange(ctx context.Context, q db.DBTX, tableID int64) error {
+	st, err := load(ctx, q, tableID)
+	if err != nil {
+		return err
+	}
+	if st.rs.Goal.Kind == game.GoalRound || st.game == nil || st.game.Over() {
+		return nil
+	}
+	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)
 }
