@@ -20,6 +20,9 @@ const principalKey = "tally.principal"
 // table is 403.
 func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if c.Param("tableId") == "" || strings.HasSuffix(c.Path(), "/*") {
+			return unrouted(c)
+		}
 		tableID, err := pathID(c, "tableId")
 		if err != nil {
 			return err
@@ -90,4 +93,39 @@ func requireHost(c echo.Context, what string) error {
 		return fail(kindForbidden, "only the host may "+what)
 	}
 	return nil
+}
+
+// unrouted answers a request that matches no route of the table group.
+// Echo sends such requests through the group's middleware by way of a
+// catch-all (with the path parameters left empty), so without this a wrong
+// method on a table route was answered as a bad table id. It is 405 when the
+// path is routed for other methods, else 404, and asks for no token.
+func unrouted(c echo.Context) error {
+	var allow []string
+	for _, r := range c.Echo().Routes() {
+		if r.Method != echo.RouteNotFound && !strings.HasSuffix(r.Path, "/*") && routeMatches(r.Path, c.Request().URL.Path) {
+			allow = append(allow, r.Method)
+		}
+	}
+	if len(allow) == 0 {
+		return errNotFoundRoute
+	}
+	c.Response().Header().Set(echo.HeaderAllow, strings.Join(allow, ", "))
+	return errMethodNotAllow
+}
+
+// routeMatches reports whether path fits an Echo route pattern whose
+// :params each stand for one non-empty segment.
+func routeMatches(pattern, path string) bool {
+	ps, qs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(qs) {
+		return false
+	}
+	for i, p := range ps {
+		if strings.HasPrefix(p, ":") && qs[i] != "" || p == qs[i] {
+			continue
+		}
+		return false
+	}
+	return true
 }
