@@ -71,6 +71,9 @@ func TestMalformedRequestsChangeNothing(t *testing.T) {
 		{"form content type", post(`kind=stand`, "application/x-www-form-urlencoded"), 415, "/problems/unsupported-media-type", []string{"application/json"}},
 		{"method", req{method: http.MethodDelete, path: "/v1/presets", invalid: true}, 405, "/problems/method-not-allowed", []string{"method"}},
 		{"no such endpoint", req{method: http.MethodGet, path: m.tb.path("/dice"), token: m.tb.Host, invalid: true}, 404, "/problems/not-found", []string{"no such endpoint"}},
+		{"method on a table", req{method: http.MethodPut, path: m.tb.path(""), token: m.tb.Host, invalid: true}, 405, "/problems/method-not-allowed", []string{"method"}},
+		{"method on a table route", req{method: http.MethodGet, path: m.tb.path("/close"), invalid: true}, 405, "/problems/method-not-allowed", []string{"method"}},
+		{"method on a round", req{method: http.MethodDelete, path: m.tb.path("/rounds/1"), token: m.tb.Host, invalid: true}, 405, "/problems/method-not-allowed", []string{"method"}},
 		{"long idempotency key", req{method: http.MethodPost, path: actions, token: m.annTok, key: strings.Repeat("k", 256),
 			body: map[string]any{"kind": "stand"}, invalid: true}, 400, "/problems/malformed-request", []string{"Idempotency-Key", "255"}},
 	})
