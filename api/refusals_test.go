@@ -106,6 +106,10 @@ func TestNoRoundInProgress(t *testing.T) {
 	s.refused(req{method: http.MethodPost, path: s.tb.path("/rounds/1/turns"), token: s.tb.Host,
 		body: map[string]any{"player": ann, "rolls": []any{map[string]any{"dice": []int{6, 5, 4, 3, 3}}}}},
 		409, "/problems/no-round-in-progress", "already settled")
+	start := req{method: http.MethodPost, path: s.tb.path("/rounds"), token: s.tb.Host, body: map[string]any{"declared": 7}}
+	s.refused(start, 422, "/problems/invalid-request", "only a progressive pot")
+	start.body = map[string]any{"rollOff": []any{throw(ann, 1, 1, 1, 1, 1)}}
+	s.refused(start, 422, "/problems/invalid-request", "only thrown before the first round of a roll-off table")
 }
 
 func TestInvalidRulesets(t *testing.T) {
@@ -175,6 +179,11 @@ func TestNoOverdraftRefusesTheAnte(t *testing.T) {
 		t.Fatalf("round 1 = %+v", rd)
 	}
 	s.expectMoney(10, map[string]int64{"Ann": 15, "Bob": 0})
+	s.turn(1, "Ann", []int{6, 5, 4, 1, 1})
+	s.turn(1, "Bob", []int{6, 5, 4, 1, 2})
+	// Bob's 15 and Ann's 15 are owed by the bank, which holds their cash.
+	s.expectMoney(0, map[string]int64{"Ann": 15, "Bob": 10})
+	s.settleUp()
 }
 
 func TestClosedTableRefusesWrites(t *testing.T) {
