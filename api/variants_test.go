@@ -94,3 +94,21 @@ func TestProgressiveBarTieStillAntes(t *testing.T) {
 	s.expectMoney(0, map[string]int64{"Ann": -2, "Bob": 4, "Cy": -2})
 	s.settleUp()
 }
+
+func TestLastPlayersClosedAutomaticWins(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	ann, bob := s.id("Ann"), s.id("Bob")
+	s.start(nil)
+	s.turn(1, "Ann", []int{6, 5, 4, 6, 5})
+	// Nobody throws after Bob, so his closed 6-6 cannot go unclaimed: it
+	// wins as an automatic when the round ends.
+	s.act(s.tb.Host, 1, as(bob, roll(6, 5, 4, 1, 1)))
+	rd := s.act(s.tb.Host, 1, as(bob, roll(6, 6)))
+	expectResult(t, rd, "win", []int64{bob}, 2, 0)
+	if !rd.Result.Automatic || !rd.score(t, bob).Automatic || rd.score(t, ann).Forfeited {
+		t.Fatalf("round %+v", rd.Result)
+	}
+	s.expectMoney(0, map[string]int64{"Ann": -1, "Bob": 1})
+	s.settleUp()
+}
