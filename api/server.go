@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/tally-dice/tally/api/web"
 	"github.com/tally-dice/tally/ledger"
 )
 
@@ -82,4 +83,9 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metrics.handler())
+
+	// The phone web app (package web): index.html at / and its assets.
+	app := echo.WrapHandler(web.NewHandler())
+	e.GET("/", app)
+	e.GET("/app/*", app)
 }

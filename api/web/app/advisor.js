@@ -1,0 +1,56 @@
+// advisor.js asks POST /v1/odds what each choice is worth right now and
+// writes it in one line: "stand: 31% to win / roll both: 44%".
+
+import { h, replace } from './dom.js';
+import * as api from './api.js';
+
+/**
+ * advisor returns the advisor's line for the turn in play; it fills in when
+ * the answer arrives and remembers it, so live re-renders do not ask again.
+ */
+export function advisor(s, r, out, cargo) {
+  const next = r.next;
+  const req = {
+    ruleset: s.table.ruleset,
+    banked: out.banked || [],
+    cargo: out.qualified ? cargo : out.cargo || [],
+    rollsLeft: next.rollsLeft,
+    later: r.turns.filter((t) => t.status === 'waiting').length,
+  };
+  if (r.point !== undefined) req.point = r.point;
+  const key = JSON.stringify(req);
+  const el = h('p.advisor', { 'data-testid': 'advisor', 'aria-live': 'polite' });
+  const odds = s.ui.odds || (s.ui.odds = new Map());
+  if (odds.has(key)) {
+    fill(el, odds.get(key), req.cargo.length);
+    return el;
+  }
+  el.textContent = 'Working out the odds…';
+  api.send({ method: 'POST', path: '/v1/odds', body: req }, 2).then((advice) => {
+    odds.set(key, advice);
+    fill(el, advice, req.cargo.length);
+  }, () => {
+    el.textContent = '';
+  });
+  return el;
+}
+
+function fill(el, advice, cargoCount) {
+  const best = advice.best && advice.best.win ? advice.best.win.choice : -1;
+  replace(el, h('span.muted', 'Odds: '), advice.choices.map((c, i) => [
+    i > 0 ? ' / ' : '',
+    h(i === best ? 'b' : 'span', `${label(c, cargoCount)}: ${pct(c.pWin)} to win`)]));
+}
+
+/** label names a choice the way players say it. */
+export function label(c, cargoCount) {
+  if (c.kind === 'stand') return 'stand';
+  if (c.kind === 'roll') return 'roll';
+  const n = (c.rethrow || []).length;
+  if (n === cargoCount) return cargoCount === 2 ? 'roll both' : 'roll all';
+  return `re-roll the ${c.rethrow.join(' & ')}`;
+}
+
+function pct(p) {
+  return `${Math.round(p * 100)}%`;
+}

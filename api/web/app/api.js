@@ -1,0 +1,115 @@
+// api.js is the app's only door to Tally: the public HTTP API with bearer
+// tokens. Every write carries an Idempotency-Key made once per intended
+// action and reused on every retry, so a double tap or a retry after a
+// dropped connection can never record a roll twice.
+
+/** Problem is a refusal from the API (application/problem+json). */
+export class Problem extends Error {
+  constructor(p, status) {
+    super(p.detail || p.title || `HTTP ${status}`);
+    this.status = status;
+    this.type = p.type || '';
+    this.roll = p.roll;
+    this.die = p.die;
+    this.rule = p.rule;
+  }
+}
+
+/** Offline means the request never got an answer, even after retries. */
+export class Offline extends Error {}
+
+const listeners = new Set();
+
+/** onNetwork calls fn(ok, note) whenever requests start or stop failing. */
+export function onNetwork(fn) {
+  listeners.add(fn);
+}
+
+function tell(ok, note) {
+  for (const fn of listeners) fn(ok, note);
+}
+
+/** newKey is a fresh random Idempotency-Key (works on plain http too). */
+export function newKey() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return 'web-' + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * write describes one intended write. Keep the object to retry it: its key
+ * stays the same, so the server answers a retry with the stored response.
+ */
+export function write(path, body, token) {
+  return { method: 'POST', path, body, token, key: newKey() };
+}
+
+/** get reads a path as JSON, retrying while the network is down. */
+export function get(path, token) {
+  return send({ method: 'GET', path, token });
+}
+
+const TIMEOUT_MS = 10000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * send performs a request, retrying network failures, timeouts, 502-504 and
+ * "same key still in flight" with backoff and the same Idempotency-Key.
+ * It resolves to the parsed JSON body and rejects with Problem or Offline.
+ */
+export async function send(req, attempts = 7) {
+  for (let i = 0; ; i++) {
+    let res;
+    try {
+      res = await once(req);
+    } catch (err) {
+      if (i + 1 >= attempts) {
+        tell(false, 'No connection to Tally.');
+        throw new Offline('No connection: nothing was lost, try again when the wifi is back.');
+      }
+      tell(false, 'Connection lost — retrying…');
+      await sleep(Math.min(300 * 2 ** i, 4000));
+      continue;
+    }
+    const busy = res.status >= 502 && res.status <= 504;
+    const inFlight = res.status === 409 && (res.headers.get('Content-Type') || '').includes('problem') &&
+      (await res.clone().json().catch(() => ({}))).type === '/problems/idempotency-in-flight';
+    if ((busy || inFlight) && i + 1 < attempts) {
+      await sleep(Math.min(300 * 2 ** i, 4000));
+      continue;
+    }
+    tell(true);
+    return parse(res);
+  }
+}
+
+// once makes one attempt with a timeout, so a hung request on bad wifi is
+// retried rather than waited on forever.
+async function once(req) {
+  const headers = { Accept: 'application/json' };
+  if (req.token) headers.Authorization = 'Bearer ' + req.token;
+  if (req.key) headers['Idempotency-Key'] = req.key;
+  let body;
+  if (req.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(req.body);
+  }
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), TIMEOUT_MS);
+  try {
+    return await fetch(req.path, { method: req.method, headers, body, signal: ctl.signal });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function parse(res) {
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!res.ok) throw new Problem(data || {}, res.status);
+  return data;
+}

@@ -1,0 +1,58 @@
+// dice.js draws dice as pips (readable at a glance in a dark bar), the
+// covered cup of a sealed roll, and the entry pad players tap faces on.
+
+import { h } from './dom.js';
+
+// PIPS places each face's pips on a 3x3 grid, cells numbered 1 to 9.
+const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+
+/** die draws one face; size is 'sm', 'md' or 'lg'; mark adds a class. */
+export function die(face, size = 'md', mark = '') {
+  return h(`span.die.${size}${mark ? '.' + mark : ''}`, { role: 'img', 'aria-label': String(face), dataset: { face } },
+    (PIPS[face] || []).map((c) => h(`span.pip.c${c}`)));
+}
+
+/** dice draws a row of faces, marking the banked ones. */
+export function dice(faces, banked = [], size = 'sm') {
+  const left = [...banked];
+  return h('span.dice', (faces || []).map((f) => {
+    const i = left.indexOf(f);
+    if (i >= 0) left.splice(i, 1);
+    return die(f, size, i >= 0 ? 'banked' : '');
+  }));
+}
+
+/** cup draws a covered cup: a closed roll nobody else may read yet. */
+export function cup() {
+  return h('span.cup', { role: 'img', 'aria-label': 'under the cup', title: 'under the cup' });
+}
+
+// MAX_DICE is the most dice any throw has.
+const MAX_DICE = 5;
+
+/**
+ * pad is the entry pad: six big faces, the tray of dice entered so far (tap
+ * one to take it back) and the send button. `need` is how many dice this
+ * throw has, shown as empty slots; up to five may be entered all the same,
+ * because the engine, not the pad, is the judge of a throw: a wrong count
+ * comes back with the engine's reason. `entry.dice` holds the faces (mutated
+ * here); `onChange` re-renders; `sendLabel(n)` names the button; `bad` is the
+ * 1-based die the engine objected to, to highlight it.
+ */
+export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra }) {
+  const full = entry.dice.length >= MAX_DICE;
+  const tray = h('div.tray', { 'aria-label': 'dice entered', 'data-testid': 'tray' },
+    entry.dice.map((f, i) => h('button.traydie', {
+      type: 'button', 'aria-label': `remove ${f}`, dataset: { face: f },
+      onclick: () => { entry.dice.splice(i, 1); onChange(); },
+    }, die(f, 'md', bad === i + 1 ? 'bad' : ''))),
+    Array.from({ length: Math.max(0, need - entry.dice.length) }, () => h('span.slot')));
+  const faces = h('div.faces', [1, 2, 3, 4, 5, 6].map((f) => h('button.face', {
+    type: 'button', 'aria-label': `add ${f}`, disabled: full || busy, dataset: { face: f },
+    onclick: () => { if (entry.dice.length < MAX_DICE) { entry.dice.push(f); onChange(); } },
+  }, die(f, 'lg'))));
+  const send = h('button.primary.send', {
+    type: 'button', disabled: !entry.dice.length || busy || (extra && extra.blocked), onclick: onSend, 'data-testid': 'send',
+  }, busy ? 'Sending…' : sendLabel(entry.dice.length));
+  return h('div.pad', tray, faces, extra && extra.node, send);
+}

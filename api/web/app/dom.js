@@ -1,0 +1,61 @@
+// dom.js builds the page from plain elements. Text always goes in through
+// textContent, never innerHTML, so a player named "<b>" stays a name.
+
+/**
+ * h makes an element: h('button.big', {onclick}, 'Roll', child...).
+ * The tag may carry classes after dots. Attributes whose names start with
+ * "on" become listeners; `hidden`, `disabled` and friends take booleans.
+ */
+export function h(tag, attrs, ...children) {
+  const [name, ...classes] = tag.split('.');
+  const el = document.createElement(name || 'div');
+  if (classes.length) el.className = classes.join(' ');
+  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className += (el.className ? ' ' : '') + v;
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+// append adds children, flattening arrays and skipping empty ones.
+function append(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** replace swaps the whole content of el for the given children. */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** svg makes an SVG element with attributes. */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.append(c);
+  return el;
+}
+
+/** plural writes "1 die" or "3 dice" style counts. */
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** money formats an amount in the table's unit, e.g. "4 quarters". */
+export function money(amount, currency) {
+  return `${amount} ${currency}`;
+}

@@ -1,0 +1,147 @@
+// home.js holds the screens before a table is open: the saved tables,
+// starting a table and joining one with its code.
+
+import { h, replace } from './dom.js';
+import * as api from './api.js';
+import * as store from './store.js';
+
+/** homeScreen lists this phone's tables and offers to start or join one. */
+export function homeScreen(main) {
+  const saved = store.tables();
+  replace(main,
+    h('header.top', h('div.title', h('h1', 'Tally'), h('span.role', 'Ship, Captain and Crew'))),
+    h('section.card',
+      h('a.button.primary', { href: '#new', 'data-testid': 'start' }, 'Start a table'),
+      h('a.button', { href: '#join=', 'data-testid': 'join' }, 'Join with a code')),
+    saved.length > 0 && h('section.card', h('h2', 'Your tables'),
+      saved.map((t) => h('a.button.row', { href: `#t=${t.id}` },
+        h('span', t.name || `Table ${t.id}`),
+        h('span.muted', t.role === 'host' ? 'host' : t.role === 'player' ? `as ${t.playerName || 'player'}` : 'read only')))));
+}
+
+/** startScreen is the form that makes a table. */
+export async function startScreen(main) {
+  replace(main, h('p.card', 'Loading the rules…'));
+  let presets;
+  try {
+    presets = await api.get('/v1/presets');
+  } catch (err) {
+    replace(main, h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
+    return;
+  }
+  const form = { preset: presets[0].name, names: ['', ''] };
+  const draw = () => replace(main, startForm(presets, form, draw));
+  draw();
+}
+
+// startForm draws the table form; form holds what was typed across redraws.
+function startForm(presets, form, draw) {
+  const preset = presets.find((p) => p.name === form.preset);
+  const rs = preset.ruleset;
+  const opt = (key, label) => h('label.toggle', h('input', {
+    type: 'checkbox', checked: form[key] ?? rs[key], onchange: (e) => { form[key] = e.target.checked; },
+  }), h('span', label));
+  const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
+  const submit = async (e) => {
+    e.preventDefault();
+    const body = tableRequest(rs, form);
+    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
+    e.submitter.disabled = true;
+    try {
+      const made = await api.send(form.request);
+      store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken,
+        auditToken: made.auditToken, code: made.joinCode });
+      location.hash = `#t=${made.table.id}&tab=invite`;
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = err.message;
+      e.submitter.disabled = false;
+    }
+  };
+  return h('form.card.start', { onsubmit: submit },
+    h('h2', 'Start a table'),
+    h('fieldset', h('legend', 'Game'), presets.map((p) => h('label.preset', { class: p.name === form.preset ? 'on' : '' },
+      h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === form.preset,
+        onchange: () => { form.preset = p.name; form.ante = undefined; draw(); } }),
+      h('span', h('b', p.name), h('small', p.description))))),
+    h('fieldset', h('legend', 'Money'),
+      h('div.pair',
+        h('label.field', 'Ante', h('input', { type: 'number', inputmode: 'numeric', min: 0, name: 'ante',
+          value: form.ante ?? rs.ante, oninput: (e) => { form.ante = e.target.value; } })),
+        h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
+          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
+      h('label.toggle', h('input', { type: 'checkbox', checked: !!form.noOverdraft,
+        onchange: (e) => { form.noOverdraft = e.target.checked; } }), h('span', 'Nobody may go below zero'))),
+    h('fieldset', h('legend', 'Options'),
+      opt('automatic', 'Automatic: 6-6 cargo wins at once'),
+      opt('closedRolls', 'Closed rolls under the cup'),
+      opt('low', 'Low wins ("low boy")'),
+      opt('progressive', 'Progressive pot (declared score)')),
+    h('fieldset', h('legend', 'Players in seat order'),
+      form.names.map((n, i) => h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
+        placeholder: `Player ${i + 1}`, autocomplete: 'off', oninput: (e) => { form.names[i] = e.target.value; } })),
+      form.names.length < 16 && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
+        onclick: () => { form.names.push(''); draw(); } }, '+ Add a player')),
+    h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
+      value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
+    error,
+    h('button.primary', { type: 'submit', 'data-testid': 'create' }, 'Start the table'),
+    h('a.button.ghost', { href: '#' }, 'Cancel'));
+}
+
+// tableRequest turns the form into POST /v1/tables, sending only the options
+// that differ from the preset's defaults.
+function tableRequest(rs, form) {
+  const options = {};
+  for (const key of ['automatic', 'closedRolls', 'low', 'progressive']) {
+    if (form[key] !== undefined && form[key] !== rs[key]) options[key] = form[key];
+  }
+  const ante = form.ante === undefined || form.ante === '' ? rs.ante : Number(form.ante);
+  if (ante !== rs.ante) options.ante = ante;
+  const body = { preset: form.preset, players: form.names.map((n) => n.trim()).filter(Boolean) };
+  if (Object.keys(options).length) body.options = options;
+  if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
+  if (form.name && form.name.trim()) body.name = form.name.trim();
+  if (form.noOverdraft) body.noOverdraft = true;
+  return body;
+}
+
+/** joinScreen claims a seat with a join code (seats: the open seats' names). */
+export function joinScreen(main, code, seats) {
+  const form = { code: (code || '').toUpperCase(), name: '' };
+  const error = h('p.error', { hidden: true, 'data-testid': 'join-error' });
+  const join = async (name, button) => {
+    name = name.trim();
+    if (!form.code || !name) {
+      error.hidden = false;
+      error.textContent = 'Type the code and your name.';
+      return;
+    }
+    const body = { code: form.code.trim(), name };
+    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/join', body);
+    button.disabled = true;
+    try {
+      const j = await api.send(form.request);
+      store.save({ id: j.table.id, name: j.table.name, role: 'player', token: j.playerToken,
+        playerId: j.player.id, playerName: j.player.name, code: form.code });
+      location.hash = `#t=${j.table.id}`;
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = err.message;
+      button.disabled = false;
+    }
+  };
+  const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'aria-label': 'your name',
+    autocomplete: 'nickname', oninput: (e) => { form.name = e.target.value; } });
+  replace(main,
+    h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Join a table'))),
+    h('section.card',
+      h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 16, autocapitalize: 'characters',
+        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); } })),
+      seats.length > 0 && h('div.seats', h('h2', 'Who are you?'), seats.map((name) =>
+        h('button.primary.seat', { type: 'button', dataset: { name }, onclick: (e) => join(name, e.currentTarget) }, name))),
+      h('h2', seats.length ? 'Someone else' : 'Your name'),
+      nameInput,
+      h('button.primary', { type: 'button', 'data-testid': 'join-go', onclick: (e) => join(form.name, e.currentTarget) }, 'Join'),
+      error));
+}

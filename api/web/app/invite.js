@@ -1,0 +1,48 @@
+// invite.js is the Invite tab: the join code in big letters and a QR code of
+// the join link, which lists the seats nobody has claimed yet so a new phone
+// can claim one with a single tap.
+
+import { h, svg } from './dom.js';
+import qrcode from './vendor/qrcode.mjs';
+
+/** joinLink is the link other phones open to join this table. */
+export function joinLink(s) {
+  const q = new URLSearchParams({ join: s.table.joinCode || s.saved.code || '' });
+  for (const p of s.table.players) if (!p.claimed && !p.leftAt) q.append('seat', p.name);
+  return `${location.origin}/#${q}`;
+}
+
+/** inviteTab shows the code, the QR code and who has joined. */
+export function inviteTab(el, s) {
+  const code = s.table.joinCode || s.saved.code;
+  if (!code) {
+    el.append(h('section.card', h('p', 'This phone has no join code for the table.')));
+    return;
+  }
+  const link = joinLink(s);
+  el.append(h('section.card.invite',
+    h('h2', 'Join this table'),
+    h('p.code', { 'data-testid': 'join-code' }, code),
+    h('div.qr', { 'data-testid': 'qr' }, qrSvg(link)),
+    h('p.muted.small', 'Scan with the phone camera, or open Tally and type the code.'),
+    navigator.share && h('button.ghost', { type: 'button', onclick: () => navigator.share({ title: 'Tally', url: link }).catch(() => {}) }, 'Share the link')),
+  h('section.card', h('h2', 'Seats'), h('ul.scores', s.table.players.map((p) =>
+    h('li', h('span', `${p.seat}. ${p.name}`), h('b', p.leftAt ? 'left' : p.claimed ? 'joined' : 'open'))))));
+}
+
+// qrSvg draws text as a QR code: black modules on white with the quiet zone
+// the standard asks for, so phone cameras read it even on a dark screen.
+function qrSvg(text) {
+  const qr = qrcode(0, 'M');
+  qr.addData(text, 'Byte');
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  let d = '';
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) if (qr.isDark(y, x)) d += `M${x + quiet} ${y + quiet}h1v1h-1z`;
+  }
+  const size = n + 2 * quiet;
+  return svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': `QR code for ${text}`, 'shape-rendering': 'crispEdges' },
+    svg('rect', { width: size, height: size, fill: '#fff' }), svg('path', { d, fill: '#000' }));
+}

@@ -1,0 +1,69 @@
+// live.js keeps a table's server-sent event stream open. On every "change"
+// (and on a "sync" that shows something was missed, which is also what a
+// reconnect sends first) it asks the page to refetch: each phone then reads
+// its own view, so sealed rolls stay sealed.
+
+/**
+ * watch streams table `id` with `token` and calls refresh() when the table
+ * changed, status(ok) when the stream drops or returns. It returns a
+ * function that stops watching.
+ */
+export function watch(id, token, refresh, status) {
+  let es = null;
+  let lastSeq = -1;
+  let stopped = false;
+  let retry = 1000;
+  let timer = 0;
+
+  const open = () => {
+    const url = `/v1/tables/${id}/stream?access_token=${encodeURIComponent(token)}`;
+    es = new EventSource(url);
+    es.addEventListener('open', () => {
+      retry = 1000;
+      status(true);
+    });
+    es.addEventListener('change', (ev) => {
+      lastSeq = seqOf(ev, lastSeq);
+      refresh();
+    });
+    es.addEventListener('sync', (ev) => {
+      const seq = seqOf(ev, lastSeq);
+      if (seq !== lastSeq) {
+        lastSeq = seq;
+        refresh();
+      }
+    });
+    es.addEventListener('error', () => {
+      status(false);
+      // The browser reconnects by itself unless the server refused the
+      // stream outright (CLOSED); then we try again with a growing pause.
+      if (es.readyState === EventSource.CLOSED && !stopped) {
+        es.close();
+        timer = setTimeout(open, retry);
+        retry = Math.min(retry * 2, 15000);
+      }
+    });
+  };
+  // A phone back from sleep or back online refetches at once.
+  const wake = () => {
+    if (document.visibilityState === 'visible') refresh();
+  };
+  document.addEventListener('visibilitychange', wake);
+  window.addEventListener('online', refresh);
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (es) es.close();
+    document.removeEventListener('visibilitychange', wake);
+    window.removeEventListener('online', refresh);
+  };
+}
+
+function seqOf(ev, fallback) {
+  try {
+    return JSON.parse(ev.data).seq;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,65 @@
+// start.js is the "start the next round" card: the ante, the declared score
+// of a progressive pot, and the roll-off before a roll-off table's first round.
+
+import { h } from './dom.js';
+import * as api from './api.js';
+import { dice, pad } from './dice.js';
+
+/** startCard offers to start the next round. */
+export function startCard(s) {
+  const t = s.table;
+  const rs = t.ruleset;
+  const ui = s.ui.start && s.ui.start.n === t.roundsPlayed + 1 ? s.ui.start : (s.ui.start = { n: t.roundsPlayed + 1, throws: [], roll: { dice: [] } });
+  const active = t.players.filter((p) => !p.leftAt);
+  const rollOff = rs.start === 'roll-off' && t.roundsPlayed === 0;
+  const card = h('section.card.start-round', h('h2', `Round ${ui.n}`),
+    h('p', rs.ante > 0 ? `Everyone antes ${rs.ante} ${t.currency}.` : 'No ante.'));
+  if (rs.progressive) {
+    card.append(h('label.field', 'Declared winning score', h('input', { type: 'number', inputmode: 'numeric',
+      value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = e.target.value; } })));
+  }
+  if (rollOff) card.append(rollOffEntry(s, ui, active));
+  const error = ui.error ? h('p.error', { role: 'alert' }, ui.error) : null;
+  card.append(error || '', h('button.primary', {
+    type: 'button', 'data-testid': 'start-round', disabled: ui.busy || (rollOff && ui.throws.length < active.length),
+    onclick: () => start(s, ui, rollOff),
+  }, ui.busy ? 'Starting…' : `Start round ${ui.n}`));
+  return card;
+}
+
+// rollOffEntry records each player's five dice in the order thrown; players
+// tied for lowest throw again, and their new throws are simply added.
+function rollOffEntry(s, ui, active) {
+  const thrown = new Set(ui.throws.map((x) => x.player));
+  if (!ui.player || !active.some((p) => p.id === ui.player)) ui.player = (active.find((p) => !thrown.has(p.id)) || active[0]).id;
+  const redraw = () => s.render();
+  return h('div.rolloff', h('p', 'Who goes first: everyone throws all five dice; the lowest total starts.'),
+    ui.throws.map((x, i) => h('div.row', h('span', s.name(x.player)), dice(x.dice),
+      h('button.ghost.small', { type: 'button', onclick: () => { ui.throws.splice(i, 1); redraw(); } }, 'Remove'))),
+    h('label.field', 'Thrower', h('select', { onchange: (e) => { ui.player = Number(e.target.value); } },
+      active.map((p) => h('option', { value: p.id, selected: p.id === ui.player }, p.name)))),
+    pad({ need: 5, entry: ui.roll, onChange: redraw, sendLabel: () => 'Add this throw',
+      onSend: () => { ui.throws.push({ player: ui.player, dice: [...ui.roll.dice] }); ui.roll.dice = []; ui.player = 0; redraw(); } }));
+}
+
+async function start(s, ui, rollOff) {
+  const body = {};
+  if (s.table.ruleset.progressive) body.declared = Number(ui.declared);
+  if (rollOff) body.rollOff = ui.throws;
+  const want = Object.keys(body).length ? body : undefined;
+  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.write(s.path('/rounds'), want, s.token);
+  ui.busy = true;
+  ui.error = '';
+  s.render();
+  try {
+    const round = await api.send(ui.request);
+    s.ui.start = null;
+    s.table.currentRound = round.number;
+    s.setRound(round);
+  } catch (err) {
+    ui.busy = false;
+    ui.error = err.message;
+    if (err instanceof api.Problem) ui.request = null;
+    s.render();
+  }
+}

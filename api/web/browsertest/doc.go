@@ -1,0 +1,11 @@
+// Package browsertest drives the phone web app (package web) in a real
+// headless Chromium against the real API on a fresh database: two phones at
+// 390x844 play a round, watch each other's rolls arrive live, see the
+// engine refuse a bad entry, and settle up. Each screen is saved as a PNG
+// under artifacts/screenshots/ at the repository root.
+//
+// Chromium is found through $CHROMIUM or as chromium, chromium-browser or
+// google-chrome on the PATH. Without it the tests fail (they are never
+// skipped) and say how to install it; `make test` installs it when run as
+// root.
+package browsertest

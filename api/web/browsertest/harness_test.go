@@ -1,0 +1,183 @@
+package browsertest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/tally-dice/tally/api"
+	"github.com/tally-dice/tally/db/dbtest"
+)
+
+// TestMain runs the tests against a private PostgreSQL and stops it after.
+func TestMain(m *testing.M) { dbtest.Main(m) }
+
+// howToInstall ends every "no Chromium" failure.
+const howToInstall = "install Chromium (Debian/Ubuntu as root: apt-get update && apt-get install -y chromium; " +
+	"`make test` does this when run as root) or set CHROMIUM to the browser's path"
+
+// chromiumPath finds the browser or fails the test with how to install it.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("CHROMIUM=%s: %v; %s", p, err, howToInstall)
+		}
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatalf("the browser tests need Chromium and none was found: %s", howToInstall)
+	return ""
+}
+
+// server is the real API on a fresh database, behind a switch that can cut
+// the network the way bar wifi does.
+type server struct {
+	*httptest.Server
+	api http.Handler
+
+	down atomic.Bool  // every request fails as if the wifi dropped
+	lose atomic.Int32 // the next n actions are recorded but their answers lost
+
+	mu      sync.Mutex
+	streams map[*http.Request]context.CancelFunc
+	keys    map[string]int // Idempotency-Keys of POST .../actions and how often each arrived
+}
+
+// startServer serves api.New on a test server until the test ends.
+func startServer(t *testing.T) *server {
+	t.Helper()
+	done := make(chan struct{})
+	s := &server{api: api.New(api.Config{Pool: dbtest.Pool(t), Done: done}),
+		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}}
+	s.Server = httptest.NewServer(s)
+	t.Cleanup(s.Close)
+	// Cleanups run last-in first-out: the live streams end before Close
+	// waits for the connections.
+	t.Cleanup(func() { close(done) })
+	return s
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.down.Load() {
+		drop(w)
+		return
+	}
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions") {
+		s.mu.Lock()
+		s.keys[r.Header.Get("Idempotency-Key")]++
+		s.mu.Unlock()
+		if s.lose.Add(-1) >= 0 {
+			// The server records the action, but the phone never hears back.
+			s.api.ServeHTTP(httptest.NewRecorder(), r)
+			drop(w)
+			return
+		}
+	}
+	if strings.HasSuffix(r.URL.Path, "/stream") {
+		ctx, cancel := context.WithCancel(r.Context())
+		r = r.WithContext(ctx)
+		s.mu.Lock()
+		s.streams[r] = cancel
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.streams, r)
+			s.mu.Unlock()
+			cancel()
+		}()
+	}
+	s.api.ServeHTTP(w, r)
+}
+
+// setDown cuts (or restores) the network; cutting it ends the live streams.
+func (s *server) setDown(down bool) {
+	s.down.Store(down)
+	if !down {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, cancel := range s.streams {
+		cancel()
+	}
+}
+
+// retriedKeys counts the action keys that arrived more than once.
+func (s *server) retriedKeys() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k, c := range s.keys {
+		if k != "" && c > 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// drop closes the connection without an answer.
+func drop(w http.ResponseWriter) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err == nil {
+		_ = conn.Close()
+	}
+}
+
+// startBrowser launches headless Chromium for the test; phones are
+// separate browser contexts in it, so each has its own localStorage.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	browser, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(browser); err != nil {
+		t.Fatalf("starting Chromium: %v; %s", err, howToInstall)
+	}
+	return browser
+}
+
+// screenshotDir is artifacts/screenshots at the repository root, made if
+// missing.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+	out := filepath.Join(dir, "artifacts", "screenshots")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

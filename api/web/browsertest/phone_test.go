@@ -1,0 +1,173 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// phone is one phone at the table: its own browser context (so its own
+// localStorage and tokens) with a 390x844 mobile viewport.
+type phone struct {
+	t     *testing.T
+	name  string
+	ctx   context.Context
+	base  string
+	shots string
+}
+
+// stepTimeout bounds every step, so a broken page fails instead of hanging.
+const stepTimeout = 20 * time.Second
+
+// shotCount numbers the screenshots in the order they were taken.
+var shotCount int
+
+func newPhone(t *testing.T, browser context.Context, base, name string) *phone {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := &phone{t: t, name: name, ctx: ctx, base: base, shots: screenshotDir(t)}
+	// The first run makes the tab, which lives as long as the context of that
+	// run: it must be the phone's own context, not one with a step timeout.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate("data:text/html,")); err != nil {
+		t.Fatalf("%s: opening a tab: %v", name, err)
+	}
+	return p
+}
+
+// do runs steps, failing the test with the phone's name on error.
+func (p *phone) do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		p.t.Fatalf("%s: %v", p.name, err)
+	}
+}
+
+// open loads a path of the app.
+func (p *phone) open(path string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(p.base+path), chromedp.WaitVisible(chromedp.CSS("main")))
+}
+
+// tap taps the first visible element matching a CSS selector. A live
+// update may redraw the element between finding and tapping it; then it is
+// found again.
+func (p *phone) tap(sel string) {
+	p.t.Helper()
+	for try := 1; ; try++ {
+		ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+		err := chromedp.Do(ctx, chromedp.Tap(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try == 3 || !strings.Contains(err.Error(), "Could not find node") {
+			p.t.Fatalf("%s: tap %s: %v", p.name, sel, err)
+		}
+	}
+}
+
+// typeInto replaces an input's value by typing, as a thumb would.
+func (p *phone) typeInto(sel, text string) {
+	p.t.Helper()
+	p.do(chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+// enter taps dice faces on the entry pad.
+func (p *phone) enter(faces ...int) {
+	p.t.Helper()
+	for _, f := range faces {
+		p.tap(`.faces button[data-face="` + strconv.Itoa(f) + `"]`)
+	}
+}
+
+// waitFor waits until a JavaScript expression is truthy. what says what
+// was awaited, for the failure message.
+func (p *phone) waitFor(what, expr string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond),
+		chromedp.WithPollingTimeout(stepTimeout))); err != nil {
+		body, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body.innerText`))
+		p.t.Fatalf("%s: waiting for %s: %v\nscreen:\n%s", p.name, what, err, body)
+	}
+}
+
+// waitText waits until the element matching sel contains text.
+func (p *phone) waitText(sel, text string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%q in %s", text, sel),
+		fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').includes(%q)`, sel, text))
+}
+
+// text reads the text of the first element matching sel.
+func (p *phone) text(sel string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
+	if err != nil {
+		p.t.Fatalf("%s: reading %s: %v", p.name, sel, err)
+	}
+	return s
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](p *phone, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("%s: %s: %v", p.name, expr, err)
+	}
+	return v
+}
+
+// layoutJS finds what would hurt a one-thumb phone: a page wider than the
+// screen, and visible tap targets less than 48px high.
+const layoutJS = `(() => {
+  const small = [];
+  for (const el of document.querySelectorAll('button, a.button, a.tab, a.home, input:not([type=checkbox]):not([type=radio]), select, label.toggle, label.preset')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && r.height < 47.5) small.push(el.outerHTML.slice(0, 90) + ' h=' + r.height);
+  }
+  return {width: document.documentElement.scrollWidth, small};
+})()`
+
+// shot saves a screenshot and checks the layout of what is on screen.
+func (p *phone) shot(name string) {
+	p.t.Helper()
+	layout := eval[struct {
+		Width int      `json:"width"`
+		Small []string `json:"small"`
+	}](p, layoutJS)
+	if layout.Width > 390 {
+		p.t.Errorf("%s %s: the page is %dpx wide on a 390px screen (sideways scrolling)", p.name, name, layout.Width)
+	}
+	for _, s := range layout.Small {
+		p.t.Errorf("%s %s: tap target under 48px: %s", p.name, name, s)
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("%s: screenshot %s: %v", p.name, name, err)
+	}
+	shotCount++
+	file := filepath.Join(p.shots, fmt.Sprintf("%02d-%s-%s.png", shotCount, p.name, name))
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}

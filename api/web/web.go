@@ -1,0 +1,169 @@
+// Package web is the phone web app that tallyd serves at /: hand-written
+// HTML, CSS and JavaScript modules (no framework, no build step) embedded in
+// the binary. The app talks only to the public API described by
+// openapi.yaml, exactly as any other client would.
+//
+// Decisions where the task was silent:
+//   - GET / is index.html and GET /app/... are the assets; nothing else is
+//     served here, so the API's own routes and 404s stay untouched.
+//   - The asset names carry no content hash (there is no build step), so
+//     every response is `Cache-Control: no-cache` with a strong ETag made
+//     from the content: a phone revalidates each load with a tiny 304 and can
+//     never run an app.js older than the index.html it came with.
+//   - Assets are gzipped once at start-up and sent compressed to browsers
+//     that accept it, because bar wifi is slow and the QR encoder is 50 KB.
+//   - The join link's QR code is drawn in the browser by a vendored copy of
+//     the MIT-licensed qrcode-generator (app/vendor), so no server route and
+//     no CDN are involved.
+//   - Only files with a known content type are served (README files of the
+//     vendored code are not), and every response says nosniff; index.html
+//     carries a Content-Security-Policy that allows only this origin.
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+)
+
+//go:embed index.html app
+var files embed.FS
+
+// contentTypes are the types of the files the app is made of; a file of any
+// other kind is not served.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".mjs":         "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".webmanifest": "application/manifest+json",
+}
+
+// csp keeps the app to its own origin: scripts, styles, the API and the live
+// stream all come from tallyd itself; the QR code is an inline SVG element.
+const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; " +
+	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// asset is one embedded file ready to send.
+type asset struct {
+	body        []byte
+	gzipped     []byte // nil when compressing does not make it smaller
+	contentType string
+	etag        string
+}
+
+// Handler serves the app: GET / is index.html and GET /app/<file> the
+// assets. It answers 404 for anything else.
+type Handler struct {
+	assets map[string]asset // by URL path
+}
+
+// NewHandler loads the embedded files. It panics only if the embedded file
+// system is unreadable, which would be a build defect.
+func NewHandler() *Handler {
+	h := &Handler{assets: map[string]asset{}}
+	err := fs.WalkDir(files, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		ct, ok := contentTypes[path.Ext(name)]
+		if !ok {
+			return nil
+		}
+		body, err := files.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		url := "/" + name
+		if name == "index.html" {
+			url = "/"
+		}
+		h.assets[url] = newAsset(body, ct)
+		return nil
+	})
+	if err != nil {
+		panic("web: reading the embedded app: " + err.Error())
+	}
+	return h
+}
+
+// newAsset computes the ETag and the gzipped form of a file.
+func newAsset(body []byte, contentType string) asset {
+	sum := sha256.Sum256(body)
+	a := asset{body: body, contentType: contentType, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	if buf.Len() < len(body) {
+		a.gzipped = buf.Bytes()
+	}
+	return a
+}
+
+// ServeHTTP sends the asset at the request's path.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	a, ok := h.assets[r.URL.Path]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", a.contentType)
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("ETag", a.etag)
+	hd.Set("Vary", "Accept-Encoding")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	if r.URL.Path == "/" {
+		hd.Set("Content-Security-Policy", csp)
+		hd.Set("Referrer-Policy", "no-referrer")
+	}
+	if etagMatches(r.Header.Get("If-None-Match"), a.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := a.body
+	if a.gzipped != nil && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		hd.Set("Content-Encoding", "gzip")
+		body = a.gzipped
+	}
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(body)
+	}
+}
+
+// etagMatches reports whether an If-None-Match header names etag.
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			return strings.ReplaceAll(strings.TrimSpace(params), " ", "") != "q=0"
+		}
+	}
+	return false
+}
