@@ -6,7 +6,7 @@
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
-.PHONY: run test postgres-binaries test-tools build vet
+.PHONY: run test postgres-binaries test-tools chromium build vet
 
 run: postgres-binaries
 	$(GO) run ./cmd/tallyd
@@ -14,7 +14,7 @@ run: postgres-binaries
 build:
 	$(GO) build -o bin/tallyd ./cmd/tallyd
 
-test: postgres-binaries test-tools
+test: postgres-binaries test-tools chromium
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
@@ -44,5 +44,18 @@ test-tools:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 		else \
 			echo "The tests need$$missing: install them (sudo apt-get install$$missing)."; exit 1; \
+		fi; \
+	fi
+
+# chromium installs Debian's Chromium when no browser is found: the web app's
+# browser tests (api/web/browsertest) drive it headless and fail without it.
+chromium:
+	@if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && \
+		! command -v google-chrome >/dev/null && [ -z "$$CHROMIUM" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing chromium for the web app's browser tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "The browser tests need Chromium: install it (sudo apt-get install chromium) or set CHROMIUM."; exit 1; \
 		fi; \
 	fi

@@ -138,8 +138,7 @@ function header(s) {
       cell('Pot', `${r ? r.pot : s.table.pot}`, 'pot'),
       cell('Point', r && r.point !== undefined ? String(r.point) : '—', 'point'),
       cell('Hammer', r && r.hammer ? s.name(r.hammer) : '—', 'hammer'),
-      cell('Round', s.table.currentRound ? String(s.table.currentRound) : `${s.table.roundsPlayed} done`, 'round')),
-    h('div.unit', s.table.currency));
+      cell('Round', String(s.table.currentRound || s.table.roundsPlayed || '—'), 'round')));
 }
 
 function tabBar(s) {

@@ -1,7 +1,7 @@
 // history.js is the History tab: every round with every roll and its
 // result, and the audit (hash chain and replay of every round).
 
-import { h, replace } from './dom.js';
+import { h, replace, plural } from './dom.js';
 import * as api from './api.js';
 import { resultCard, turnsCard } from './result.js';
 
@@ -27,6 +27,6 @@ function auditCard(audit) {
   return h('section.card.audit', { 'data-testid': 'audit', class: a.ok ? 'ok' : 'bad' },
     h('h2', a.ok ? 'Audit: all checks pass' : 'Audit: PROBLEM'),
     h('p', `${a.events} events, hash chain ${a.chainOk ? 'intact' : 'BROKEN' + (a.firstBreak ? ` at ${a.firstBreak}` : '')}; ` +
-      `${(a.rounds || []).length} rounds replayed${a.balancesOk === false ? '; balances do NOT match' : ''}.`),
+      `${plural((a.rounds || []).length, 'round', 'rounds')} replayed${a.balancesOk === false ? '; balances do NOT match' : ''}.`),
     bad.map((r) => h('p.error', `Round ${r.number}: ${r.detail || 'does not replay'}`)));
 }

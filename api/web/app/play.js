@@ -20,7 +20,7 @@ export function playTab(el, s) {
   if (!r || r.status === 'settled') {
     if (r) el.append(resultCard(s, r));
     if (!(t.game && t.game.over) && s.role !== 'audit') el.append(startCard(s));
-    if (r) el.append(turnsCard(s, r));
+    if (r) el.append(turnsCard(s, r, `Round ${r.number}: every throw`));
     return;
   }
   el.append(turnCard(s, r), turnsCard(s, r));
@@ -50,7 +50,8 @@ function turnCard(s, r) {
     verdict(out, cargo, mine),
     h('p.next', { 'data-testid': 'next' }, nextLine(s, who, next, out, mine)));
   if (mine) card.append(controls(s, r, e, out, next, cargo));
-  card.append(extras(s, r));
+  const calls = extras(s, r);
+  if (calls) card.append(calls);
   if (e.error) {
     card.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message,
       e.error instanceof api.Offline && e.pending ? h('button.ghost', { type: 'button', onclick: () => send(s, r, e, e.pending.body) }, 'Try again') : null));
@@ -129,7 +130,7 @@ function controls(s, r, e, out, next, cargo) {
 
 // recordLabel names the send button after the dice entered.
 function recordLabel(n) {
-  return `Record ${n} ${n === 1 ? 'die' : 'dice'}`;
+  return n ? `Record ${n} ${n === 1 ? 'die' : 'dice'}` : 'Tap the dice you see';
 }
 
 // togglePick picks up or puts down cargo die i; pick holds the faces.

@@ -51,7 +51,9 @@ function turnRow(s, r, t) {
   return h('div.turnrow', { class: now ? 'now' : '', 'data-player': t.player },
     h('div.who', h('b', s.name(t.player)), tags.length ? h('span.tag', tags.join(' · ')) : null,
       h('span.state', stateText(t, o))),
-    h('div.rolls', o.rolls.map((roll) => roll.sealed ? cup() : dice(roll.roll.dice || [], roll.banked || []))));
+    h('div.rolls', o.rolls.map((roll) => roll.sealed ? cup() :
+      h('span.roll', { class: roll.closed ? 'closed' : '', title: roll.closed ? 'thrown under the cup' : null },
+        dice(roll.roll.dice || [], roll.banked || [])))));
 }
 
 function stateText(t, o) {
