@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -29,7 +30,9 @@ func sealedFrom(t *testing.T, rd fullRound, player int64, who string) {
 	if closed == 0 {
 		t.Fatalf("%s: player %d has no closed roll to seal", who, player)
 	}
-	if rd.Claimable == player {
+	// The host records for everyone, so only the host is told (without the
+	// dice) that a closed automatic may be claimed.
+	if rd.Claimable == player && !strings.HasPrefix(who, "host") {
 		t.Fatalf("%s is told player %d may claim an automatic", who, player)
 	}
 	if rd.Turn == player && rd.Next != nil && rd.Next.Rerollable != nil {
@@ -116,6 +119,9 @@ func TestBarAutomaticsAndClosedRolls(t *testing.T) {
 		sealedFrom(t, s.rounds(tok)[1], bob, who+" (GET rounds)")
 	}
 	openTo(t, s.round(bobTok, 2), bob, []int{6, 6}, "Bob (GET round)")
+	if s.round(s.tb.Host, 2).Claimable != bob {
+		t.Fatal("the host, who records for everyone, is not told that Bob may claim his automatic")
+	}
 	for who, tok := range others {
 		if dice := closedDiceInEvents(t, s, tok, 2); len(dice) > 0 {
 			t.Fatalf("%s reads Bob's sealed dice %v in the event log", who, dice)

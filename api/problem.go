@@ -65,6 +65,7 @@ var (
 	kindInvalid       = &problemKind{"/problems/invalid-request", http.StatusUnprocessableEntity, "Invalid request"}
 	kindInsufficient  = &problemKind{"/problems/insufficient-funds", http.StatusUnprocessableEntity, "Insufficient funds"}
 	kindPotNotEmpty   = &problemKind{"/problems/pot-not-empty", http.StatusConflict, "The pot is not empty"}
+	kindHistory       = &problemKind{"/problems/history-broken", http.StatusConflict, "The table's history does not replay"}
 	kindUnavailable   = &problemKind{"/problems/unavailable", http.StatusServiceUnavailable, "Service unavailable"}
 	kindInternal      = &problemKind{"/problems/internal", http.StatusInternalServerError, "Internal error"}
 	errNotFoundRoute  = &requestError{kindNotFound, "no such endpoint"}

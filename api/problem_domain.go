@@ -32,6 +32,11 @@ var ruleCodes = []struct {
 // domainProblem maps the errors of the game and ledger packages to problems.
 // It is called by problemFor and nowhere else.
 func domainProblem(err error) (Problem, bool) {
+	if errors.Is(err, play.ErrHistoryBroken) {
+		// Checked first: a stored throw that no longer replays is the
+		// table's problem, not a roll the caller sent.
+		return kindHistory.problem(err.Error()), true
+	}
 	var re *game.RollError
 	if errors.As(err, &re) {
 		p := kindInvalidRoll.problem(re.Error())

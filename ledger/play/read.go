@@ -38,7 +38,7 @@ func Round(ctx context.Context, q db.DBTX, viewer Principal, number int) (RoundV
 			return RoundView{}, err
 		}
 		if err := pr.replay(st.rs); err != nil {
-			return RoundView{}, fmt.Errorf("round %d does not replay: %w", number, err)
+			return RoundView{}, fmt.Errorf("%w: round %d does not replay: %w", ErrHistoryBroken, number, err)
 		}
 	}
 	return pr.view(viewer)
@@ -63,7 +63,7 @@ func Rounds(ctx context.Context, q db.DBTX, viewer Principal) ([]RoundView, erro
 
 func (pr *playedRound) view(viewer Principal) (RoundView, error) {
 	if pr.row.Status == db.RoundOpen {
-		return roundView(pr.row.Number, "playing", pr.round.View(viewerOf(viewer)), nil), nil
+		return liveView(pr.row.Number, pr.round, viewer), nil
 	}
 	var stored storedResult
 	if err := json.Unmarshal(pr.row.Result, &stored); err != nil {

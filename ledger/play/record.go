@@ -60,7 +60,7 @@ func record(ctx context.Context, tx pgx.Tx, who Principal, number int, player in
 	}
 	res, over := pr.round.Result()
 	if !over {
-		return roundView(number, "playing", pr.round.View(viewerOf(who)), nil), nil
+		return liveView(number, pr.round, who), nil
 	}
 	end, err := settle(ctx, tx, st, pr, res)
 	if err != nil {

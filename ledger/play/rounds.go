@@ -75,17 +75,17 @@ func load(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
 		return nil, fmt.Errorf("round %d: unreadable setup: %w", row.Number, err)
 	}
 	if st.game, err = game.ResumeGame(st.rs, pr.setup.Game); err != nil {
-		return nil, fmt.Errorf("round %d: stored game state: %w", row.Number, err)
+		return nil, fmt.Errorf("%w: round %d: stored game state: %w", ErrHistoryBroken, row.Number, err)
 	}
 	if err := st.enter(pr); err != nil {
-		return nil, fmt.Errorf("round %d: %w", row.Number, err)
+		return nil, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, row.Number, err)
 	}
 	if row.Status == db.RoundOpen {
 		if pr.actions, err = db.RoundActionList(ctx, q, row.ID); err != nil {
 			return nil, err
 		}
 		if err := pr.replay(st.rs); err != nil {
-			return nil, fmt.Errorf("round %d does not replay: %w", row.Number, err)
+			return nil, fmt.Errorf("%w: round %d does not replay: %w", ErrHistoryBroken, row.Number, err)
 		}
 	} else {
 		var stored storedResult
@@ -93,7 +93,7 @@ func load(ctx context.Context, q db.DBTX, tableID int64) (*tableState, error) {
 			return nil, fmt.Errorf("round %d: unreadable result: %w", row.Number, err)
 		}
 		if err := st.game.Record(stored.Round); err != nil {
-			return nil, fmt.Errorf("round %d: %w", row.Number, err)
+			return nil, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, row.Number, err)
 		}
 	}
 	st.last = pr
@@ -123,7 +123,7 @@ func loadReplayed(ctx context.Context, q db.DBTX, tableID int64) (*tableState, e
 			return nil, fmt.Errorf("round %d: unreadable setup: %w", row.Number, err)
 		}
 		if err := st.replayNext(pr); err != nil {
-			return nil, fmt.Errorf("round %d does not replay: %w", row.Number, err)
+			return nil, fmt.Errorf("%w: round %d does not replay: %w", ErrHistoryBroken, row.Number, err)
 		}
 		st.rounds = append(st.rounds, pr)
 		st.last = pr
@@ -328,7 +328,7 @@ func StartRound(ctx context.Context, tx pgx.Tx, who Principal, in StartRoundInpu
 		"round": row.Number, "setup": ss}); err != nil {
 		return RoundView{}, err
 	}
-	return roundView(row.Number, "playing", round.View(viewerOf(who)), nil), nil
+	return liveView(row.Number, round, who), nil
 }
 
 // rollOff judges the roll-off throws and returns who goes first.

@@ -24,6 +24,9 @@ var (
 	ErrRoundPlaying = errors.New("a round is being played")
 	ErrNoRound      = errors.New("no round is being played")
 	ErrNameTaken    = errors.New("name taken")
+	// ErrHistoryBroken says a table's stored rounds no longer replay through
+	// the engine: they were changed behind its back. GET audit names where.
+	ErrHistoryBroken = errors.New("the table's stored history no longer replays; its audit shows where it breaks")
 	// ErrGameUnderway refuses a change of seats while a game of rounds is
 	// being played: the totals would no longer compare (game.Reseat), so a
 	// seat taken or left would stop the game from ever starting a round.

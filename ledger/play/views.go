@@ -179,6 +179,17 @@ type GameEndView struct {
 	Settlement SettlementView `json:"settlement"`
 }
 
+// liveView is a round being played as who may see it. The host records for
+// everyone (one phone at the table is a common way to play), so the host is
+// also told whose closed automatic may still be claimed, though not its dice.
+func liveView(number int, r *game.Round, who Principal) RoundView {
+	v := roundView(number, "playing", r.View(viewerOf(who)), nil)
+	if who.Role == RoleHost {
+		v.Claimable = pid(r.State().Claimable)
+	}
+	return v
+}
+
 func roundView(number int, status string, st game.RoundState, res *game.Result) RoundView {
 	v := RoundView{Number: number, Status: status, Players: []int64{}, Playoff: st.Playoff, Declared: st.Declared,
 		Declarer: pid(st.Declarer), Turn: pid(st.Turn), Point: st.Point, Hammer: pid(st.Hammer), Pot: st.Pot,
