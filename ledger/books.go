@@ -100,7 +100,15 @@ func lockBooks(ctx context.Context, tx pgx.Tx, tableID int64, allowClosed bool, 
 	case errors.Is(err, db.ErrNotFound) && locked.Table.ID == 0:
 		return nil, fmt.Errorf("%w: %d", ErrTableNotFound, tableID)
 	case errors.Is(err, db.ErrNotFound):
-		return nil, fmt.Errorf("%w: table %d: %w", ErrUnknownPlayer, tableID, err)
+		// The database's own words (a foreign key) mean nothing to a
+		// player; name the players asked for instead.
+		var players []int64
+		for _, r := range refs {
+			if r.Kind == db.AccountPlayer {
+				players = append(players, r.PlayerID)
+			}
+		}
+		return nil, fmt.Errorf("%w: not every one of players %v sits at table %d", ErrUnknownPlayer, players, tableID)
 	case err != nil:
 		return nil, err
 	}
