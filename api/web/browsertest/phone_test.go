@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,8 +27,11 @@ type phone struct {
 // stepTimeout bounds every step, so a broken page fails instead of hanging.
 const stepTimeout = 20 * time.Second
 
-// shotCount numbers the screenshots in the order they were taken.
-var shotCount int
+// shotCount numbers each test's screenshots in the order they were taken.
+var (
+	shotMu    sync.Mutex
+	shotCount = map[string]int{}
+)
 
 func newPhone(t *testing.T, browser context.Context, base, name string) *phone {
 	t.Helper()
@@ -71,7 +75,8 @@ func (p *phone) tap(sel string) {
 		if err == nil {
 			return
 		}
-		if try == 3 || !strings.Contains(err.Error(), "Could not find node") {
+		redrawn := strings.Contains(err.Error(), "Could not find node") || strings.Contains(err.Error(), "No node with given id")
+		if try == 3 || !redrawn {
 			p.t.Fatalf("%s: tap %s: %v", p.name, sel, err)
 		}
 	}
@@ -111,16 +116,11 @@ func (p *phone) waitText(sel, text string) {
 		fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').includes(%q)`, sel, text))
 }
 
-// text reads the text of the first element matching sel.
+// text reads the text of the first element matching sel. It reads in one
+// script, so a live redraw between finding and reading cannot break it.
 func (p *phone) text(sel string) string {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
-	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
-	if err != nil {
-		p.t.Fatalf("%s: reading %s: %v", p.name, sel, err)
-	}
-	return s
+	return eval[string](p, fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ''`, sel))
 }
 
 // eval evaluates a JavaScript expression.
@@ -165,8 +165,11 @@ func (p *phone) shot(name string) {
 	if err != nil {
 		p.t.Fatalf("%s: screenshot %s: %v", p.name, name, err)
 	}
-	shotCount++
-	file := filepath.Join(p.shots, fmt.Sprintf("%02d-%s-%s.png", shotCount, p.name, name))
+	shotMu.Lock()
+	shotCount[p.t.Name()]++
+	n := shotCount[p.t.Name()]
+	shotMu.Unlock()
+	file := filepath.Join(p.shots, fmt.Sprintf("%s-%02d-%s-%s.png", strings.TrimPrefix(p.t.Name(), "Test"), n, p.name, name))
 	if err := os.WriteFile(file, png, 0o644); err != nil {
 		p.t.Fatal(err)
 	}

@@ -1,0 +1,108 @@
+package browsertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+)
+
+// makeTable creates a table through the API and returns its join code.
+func makeTable(t *testing.T, base string, body map[string]any) string {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	res, err := http.Post(base+"/v1/tables", "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct{ JoinCode string }
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("create table: %d %v", res.StatusCode, err)
+	}
+	return out.JoinCode
+}
+
+// joinByCode joins from the join screen by typing the code and a name.
+func (p *phone) joinByCode(code, name string) {
+	p.t.Helper()
+	p.open("/")
+	p.tap(`[data-testid=join]`)
+	p.typeInto(`input[aria-label="join code"]`, code)
+	p.typeInto(`input[aria-label="your name"]`, name)
+	p.tap(`[data-testid=join-go]`)
+	p.waitText(`header .role`, "You: ")
+}
+
+// TestClosedAutomaticIsClaimed: Ann's phone corrects an entry by taking a
+// die back, survives a reload, throws a closed 6-6 that Bob's phone sees
+// only as a cup, and claims the automatic in time.
+func TestClosedAutomaticIsClaimed(t *testing.T) {
+	srv := startServer(t)
+	code := makeTable(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	browser := startBrowser(t)
+	ann := newPhone(t, browser, srv.URL, "ann")
+	bob := newPhone(t, browser, srv.URL, "bob")
+	ann.joinByCode(code, "ann") // names match whatever their case
+	bob.joinByCode(code, "Bob")
+	if got := ann.text(`header .role`); got != "You: Ann" {
+		t.Fatalf("Ann's phone says %q", got)
+	}
+
+	ann.tap(`[data-testid=start-round]`)
+	ann.waitText(`[data-testid=whose-turn]`, "Your turn")
+	ann.enter(6, 5, 4, 1, 2)
+	ann.tap(`.tray button[data-face="2"]`)
+	if n := eval[int](ann, `document.querySelectorAll('.tray button').length`); n != 4 {
+		t.Fatalf("after taking a die back the tray holds %d dice, want 4", n)
+	}
+	ann.enter(1)
+	ann.tap(`[data-testid=send]`)
+	ann.waitText(`[data-testid=stand]`, "Stand on 2")
+
+	// A reload resumes the table from the token kept on the phone.
+	ann.open("/" + eval[string](ann, `location.hash`))
+	ann.waitText(`[data-testid=stand]`, "Stand on 2")
+
+	ann.tap(`[data-testid=reroll]`)
+	ann.enter(6, 6)
+	ann.tap(`[data-testid=send]`)
+	ann.waitText(`[data-testid=claim]`, "Claim the automatic")
+	bob.waitFor("Ann's cup on Bob's phone", row("Ann")+`?.querySelector('.cup') !== null`)
+	if eval[bool](bob, `!!document.querySelector('[data-testid=claim]')`) {
+		t.Fatal("Bob's phone offers to claim Ann's automatic")
+	}
+	ann.shot("claim")
+	bob.shot("cup")
+	ann.tap(`[data-testid=claim]`)
+	ann.waitText(`[data-testid=result]`, "Ann wins with an automatic!")
+	bob.waitText(`[data-testid=result]`, "Ann wins with an automatic!")
+	bob.waitFor("Ann's cup lifted once the round is over", row("Ann")+`?.querySelector('.cup') === null`)
+	bob.shot("automatic")
+}
+
+// TestAnyCargoPicksDice: under the classic `any` rule the player picks which
+// cargo dice to throw again, and the advisor prices each choice.
+func TestAnyCargoPicksDice(t *testing.T) {
+	srv := startServer(t)
+	code := makeTable(t, srv.URL, map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"}})
+	browser := startBrowser(t)
+	ann := newPhone(t, browser, srv.URL, "ann")
+	ann.open("/#join=" + code + "&seat=Ann&seat=Bob")
+	ann.tap(`button.seat[data-name="Ann"]`)
+	ann.tap(`[data-testid=start-round]`)
+	ann.enter(6, 5, 4, 3, 2)
+	ann.tap(`[data-testid=send]`)
+	ann.waitFor("the advisor's re-roll choices", `/re-roll the 2: \d+%/.test(document.querySelector('[data-testid=advisor]')?.textContent) && `+
+		`/roll both: \d+%/.test(document.querySelector('[data-testid=advisor]')?.textContent)`)
+	ann.tap(`[data-testid=reroll]`)
+	ann.tap(`.picker button[aria-label="pick up 2"]`)
+	if n := eval[int](ann, `document.querySelectorAll('.pad .slot').length`); n != 1 {
+		t.Fatalf("picking one cargo die asks for %d dice, want 1", n)
+	}
+	ann.enter(5)
+	ann.shot("pick-cargo")
+	ann.tap(`[data-testid=send]`)
+	ann.waitText(`[data-testid=stand]`, "Stand on 8")
+	ann.shot("picked")
+}
