@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import * as api from './api.js';
 import { dice, pad } from './dice.js';
-import { turnsCard, resultCard } from './result.js';
+import { turnsCard, resultCard, gameCard } from './result.js';
 import { advisor } from './advisor.js';
 import { startCard } from './start.js';
 
@@ -17,6 +17,7 @@ export function playTab(el, s) {
     el.append(h('section.card', h('h2', 'This table is closed'), h('p', 'See Money for who owes whom.')));
     return;
   }
+  if (t.game && t.game.totals) el.append(gameCard(s, t));
   if (!r || r.status === 'settled') {
     if (r) el.append(resultCard(s, r));
     if (!(t.game && t.game.over) && s.role !== 'audit') el.append(startCard(s));
@@ -47,8 +48,13 @@ function turnCard(s, r) {
   const cargo = out.cargo && out.cargo.length ? out.cargo : mine && out.qualified ? next.rerollable || [] : [];
   const card = h('section.card.turn', { 'data-testid': 'turn' },
     h('h2', { 'data-testid': 'whose-turn' }, title),
+    r.declared !== undefined && h('p.declared', { 'data-testid': 'declared-score' },
+      `Declared score: ${r.declared}${r.declarer ? ` (by ${s.name(r.declarer)})` : ''}`),
+    r.playoff && h('p.declared', 'Playoff round: only the tied players throw.'),
     verdict(out, cargo, mine),
     h('p.next', { 'data-testid': 'next' }, nextLine(s, who, next, out, mine)));
+  // The advice comes before the buttons: it is read before deciding.
+  if (mine && !next.over) card.append(advisor(s, r, out, cargo));
   if (mine) card.append(controls(s, r, e, out, next, cargo));
   const calls = extras(s, r);
   if (calls) card.append(calls);
@@ -56,7 +62,6 @@ function turnCard(s, r) {
     card.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message,
       e.error instanceof api.Offline && e.pending ? h('button.ghost', { type: 'button', onclick: () => send(s, r, e, e.pending.body) }, 'Try again') : null));
   }
-  if (mine && !next.over) card.append(advisor(s, r, out, cargo));
   return card;
 }
 
@@ -122,6 +127,7 @@ function controls(s, r, e, out, next, cargo) {
       onclick: () => { togglePick(e, next.rerollable, i); redraw(); },
     }, dice([f], [], 'md')))));
   return h('div.reroll', picker,
+    rethrow.length > 0 && h('p', `Now tap what the ${rethrow.length === 1 ? 'die shows' : `${rethrow.length} dice show`}:`),
     rethrow.length > 0 && pad({ need: rethrow.length, entry: e, onChange: redraw, busy: e.busy, bad: badDie,
       sendLabel: (n) => `Record the re-roll (${n})`,
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], rethrow: [...rethrow] }) }),

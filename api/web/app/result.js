@@ -64,3 +64,15 @@ function stateText(t, o) {
   if (!o.qualified) return 'no score';
   return `scored ${o.score}${o.automatic ? ' (automatic)' : ''}${o.stood ? ', stood' : ''}`;
 }
+
+/** gameCard shows a game of rounds' running totals and its goal. */
+export function gameCard(s, t) {
+  const g = t.game;
+  const goal = t.ruleset.goal || {};
+  const aim = goal.kind === 'points' ? `first to ${goal.target} points` : goal.kind === 'rounds' ? `best after ${goal.target} rounds` : '';
+  const totals = [...g.totals].sort((a, b) => b.total - a.total);
+  return h('section.card.game', { 'data-testid': 'game' },
+    h('h2', g.over ? `Game over: ${s.name(g.winner)} wins` : `Game${aim ? `: ${aim}` : ''}`),
+    g.playoff && g.playoff.length ? h('p', `Playoff: ${g.playoff.map((id) => s.name(id)).join(' and ')}.`) : null,
+    h('ul.scores', totals.map((x) => h('li', h('span', s.name(x.player)), h('b', String(x.total))))));
+}

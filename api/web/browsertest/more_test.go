@@ -106,3 +106,39 @@ func TestAnyCargoPicksDice(t *testing.T) {
 	ann.waitText(`[data-testid=stand]`, "Stand on 8")
 	ann.shot("picked")
 }
+
+// TestStartRoundOptions: a roll-off table asks for everyone's five dice
+// before its first round and the lowest starts; a progressive table asks
+// for the declared score and shows it during the round.
+func TestStartRoundOptions(t *testing.T) {
+	srv := startServer(t)
+	scarne := makeTable(t, srv.URL, map[string]any{"preset": "scarne", "players": []string{"Ann", "Bob"}})
+	progressive := makeTable(t, srv.URL, map[string]any{"preset": "bar", "options": map[string]any{"progressive": true},
+		"players": []string{"Ann", "Bob"}})
+	browser := startBrowser(t)
+
+	ann := newPhone(t, browser, srv.URL, "ann")
+	ann.open("/#join=" + scarne + "&seat=Ann&seat=Bob")
+	ann.tap(`button.seat[data-name="Ann"]`)
+	ann.waitText(`.start-round`, "everyone throws all five dice")
+	ann.enter(6, 6, 6, 6, 6)
+	ann.tap(`[data-testid=send]`) // "Add this throw" for Ann, then the thrower moves on to Bob
+	ann.waitFor("Bob picked as the next thrower", `document.querySelector('.rolloff select').selectedOptions[0].textContent === 'Bob'`)
+	ann.enter(1, 1, 1, 1, 2)
+	ann.tap(`[data-testid=send]`)
+	ann.shot("roll-off")
+	ann.tap(`[data-testid=start-round]`)
+	ann.waitText(`[data-testid=whose-turn]`, "Bob’s turn")
+	ann.waitText(`[data-testid=game]`, "first to 100 points")
+
+	pip := newPhone(t, browser, srv.URL, "pip")
+	pip.open("/#join=" + progressive)
+	pip.typeInto(`input[aria-label="your name"]`, "Ann")
+	pip.tap(`[data-testid=join-go]`)
+	pip.tap(`[data-testid=start-round]`)
+	pip.waitText(`.start-round .error`, "declared")
+	pip.typeInto(`[data-testid=declared]`, "8")
+	pip.tap(`[data-testid=start-round]`)
+	pip.waitText(`[data-testid=declared-score]`, "Declared score: 8")
+	pip.shot("declared")
+}

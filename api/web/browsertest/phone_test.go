@@ -69,6 +69,9 @@ func (p *phone) open(path string) {
 func (p *phone) tap(sel string) {
 	p.t.Helper()
 	for try := 1; ; try++ {
+		// A thumb scrolls the button to the middle of the screen first, clear
+		// of the sticky header and the tab bar.
+		eval[bool](p, fmt.Sprintf(`(document.querySelector(%q)?.scrollIntoView({block: 'center'}), true)`, sel))
 		ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
 		err := chromedp.Do(ctx, chromedp.Tap(chromedp.CSS(sel)))
 		cancel()
