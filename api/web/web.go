@@ -3,21 +3,53 @@
 // the binary. The app talks only to the public API described by
 // openapi.yaml, exactly as any other client would.
 //
+// The app (app/*.js) in short: app.js routes on the URL's hash (#new,
+// #join=CODE, #t=ID&tab=play|money|history|invite) and runs the open table's
+// session; api.js is the only door to the API; live.js keeps the table's
+// server-sent event stream open and refetches on every change; play.js,
+// start.js, money.js, history.js and invite.js are the tabs; the header with
+// the pot, the point and the hammer stays on every tab.
+//
 // Decisions where the task was silent:
-//   - GET / is index.html and GET /app/... are the assets; nothing else is
-//     served here, so the API's own routes and 404s stay untouched.
-//   - The asset names carry no content hash (there is no build step), so
-//     every response is `Cache-Control: no-cache` with a strong ETag made
-//     from the content: a phone revalidates each load with a tiny 304 and can
-//     never run an app.js older than the index.html it came with.
-//   - Assets are gzipped once at start-up and sent compressed to browsers
-//     that accept it, because bar wifi is slow and the QR encoder is 50 KB.
-//   - The join link's QR code is drawn in the browser by a vendored copy of
-//     the MIT-licensed qrcode-generator (app/vendor), so no server route and
-//     no CDN are involved.
-//   - Only files with a known content type are served (README files of the
-//     vendored code are not), and every response says nosniff; index.html
-//     carries a Content-Security-Policy that allows only this origin.
+//   - Serving: GET / is index.html and GET /app/... are the assets; nothing
+//     else is served here, so the API's own routes and 404s stay untouched.
+//     Only files with a known content type are served (the vendored code's
+//     README is not); every response says nosniff; index.html carries a
+//     Content-Security-Policy that allows only this origin.
+//   - Caching: the asset names carry no content hash (there is no build
+//     step), so every response is `Cache-Control: no-cache` with a strong
+//     ETag made from the content: a phone revalidates each load with a tiny
+//     304 and never runs an app.js older than the index.html it came with.
+//     Assets are gzipped once at start-up for browsers that accept it,
+//     because bar wifi is slow and the QR encoder is 50 KB.
+//   - QR code: drawn in the browser by a vendored, unchanged copy of the
+//     MIT-licensed qrcode-generator 2.0.4 (app/vendor), so there is no CDN and
+//     no extra API route.
+//   - Join link: the API cannot list a table's open seats from a join code
+//     alone, so the host's QR link carries the names of the unclaimed seats
+//     (#join=CODE&seat=Ann&seat=Bob); a phone that scans it claims a seat with
+//     one tap. A typed code asks for the name instead, which claims a host-made
+//     seat of that name (any case) or takes a new one.
+//   - Tokens: kept in localStorage under "tally.tables", one entry per table
+//     with its role, so a reload or a phone back from sleep resumes.
+//   - Entry pad: up to five dice may be entered whatever the throw needs (the
+//     empty slots show how many it needs); the engine, not the pad, judges a
+//     throw, and a wrong count comes back with its reason, highlighted die
+//     and all, for the player to correct.
+//   - Idempotency: a write's key is made once per intended action and kept
+//     across retries (network failures, timeouts after 10 s, 502-504, and
+//     "same key in flight"); a refusal from the rules drops the key, since the
+//     corrected entry is a new intention.
+//   - Live updates: the app refetches the table and the current round on
+//     each "change", on a "sync" whose sequence number it has not seen (which
+//     is what a reconnect sends first), when the phone wakes and when it comes
+//     back online; it redraws only when what it fetched differs, so a button
+//     is not replaced under a thumb for nothing.
+//   - Who may press what: the host's phone records for whoever's turn it is;
+//     a player's phone only for its own turns and its own claims; the audit
+//     token reads only. The advisor is shown only on the phone that records
+//     the turn, and its cargo for a sealed re-roll comes from what the API
+//     offers that phone to re-roll.
 package web
 
 import (

@@ -18,7 +18,21 @@ export async function moneyTab(el, s) {
       h('ul.scores', b.players.map((p) => h('li', { class: p.left ? 'left' : '' },
         h('span', p.name), h('b', { class: p.balance > 0 ? 'plus' : p.balance < 0 ? 'minus' : '' }, signed(p.balance, cur))))),
       b.pot > 0 && h('p', `In the pot: ${b.pot} ${cur}.`)),
-    settleCard(s, plan, cur));
+    settleCard(s, plan, cur),
+    h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) },
+      'Download the ledger (CSV)')));
+}
+
+// downloadLedger saves GET ledger.csv; a plain link cannot carry the token.
+async function downloadLedger(s) {
+  const res = await fetch(s.path('/ledger.csv'), { headers: { Authorization: 'Bearer ' + s.token } });
+  if (!res.ok) return;
+  const url = URL.createObjectURL(await res.blob());
+  const a = h('a', { href: url, download: `tally-table-${s.id}.csv` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 function signed(n, cur) {

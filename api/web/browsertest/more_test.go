@@ -3,12 +3,25 @@ package browsertest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 )
 
+// made is a table made through the API.
+type made struct {
+	JoinCode, HostToken string
+	Table               struct{ ID int64 }
+}
+
 // makeTable creates a table through the API and returns its join code.
 func makeTable(t *testing.T, base string, body map[string]any) string {
+	t.Helper()
+	return makeTableFull(t, base, body).JoinCode
+}
+
+// makeTableFull creates a table through the API.
+func makeTableFull(t *testing.T, base string, body map[string]any) made {
 	t.Helper()
 	b, _ := json.Marshal(body)
 	res, err := http.Post(base+"/v1/tables", "application/json", bytes.NewReader(b))
@@ -16,11 +29,22 @@ func makeTable(t *testing.T, base string, body map[string]any) string {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var out struct{ JoinCode string }
+	var out made
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusCreated {
 		t.Fatalf("create table: %d %v", res.StatusCode, err)
 	}
-	return out.JoinCode
+	return out
+}
+
+// hostOf makes the phone the host of a table made through the API, the way
+// the app remembers the tables it started.
+func (p *phone) hostOf(m made) {
+	p.t.Helper()
+	p.open("/")
+	entry, _ := json.Marshal(map[string]any{"id": m.Table.ID, "name": "Table", "role": "host", "token": m.HostToken, "code": m.JoinCode})
+	eval[bool](p, fmt.Sprintf(`localStorage.setItem('tally.tables', JSON.stringify({%d: %s})), true`, m.Table.ID, entry))
+	p.open(fmt.Sprintf("/#t=%d", m.Table.ID))
+	p.waitText(`header .role`, "Host phone")
 }
 
 // joinByCode joins from the join screen by typing the code and a name.
@@ -141,4 +165,35 @@ func TestStartRoundOptions(t *testing.T) {
 	pip.tap(`[data-testid=start-round]`)
 	pip.waitText(`[data-testid=declared-score]`, "Declared score: 8")
 	pip.shot("declared")
+}
+
+// TestLiftCups: after Ann's closed re-roll, Bob completes 6-5-4 on his first
+// throw and calls for the cups to be lifted: Ann's roll is revealed to all.
+func TestLiftCups(t *testing.T) {
+	srv := startServer(t)
+	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	bob := newPhone(t, browser, srv.URL, "bob")
+	bob.open("/#join=" + m.JoinCode + "&seat=Bob")
+	bob.tap(`button.seat[data-name="Bob"]`)
+
+	host.tap(`[data-testid=start-round]`)
+	host.enter(6, 5, 4, 1, 1)
+	host.tap(`[data-testid=send]`)
+	host.tap(`[data-testid=reroll]`)
+	host.enter(3, 3)
+	host.tap(`[data-testid=send]`)
+	host.tap(`[data-testid=stand]`)
+	bob.waitFor("Ann's cup on Bob's phone", row("Ann")+`?.querySelector('.cup') !== null`)
+	bob.enter(6, 5, 4, 2, 2)
+	bob.tap(`[data-testid=send]`)
+	bob.waitText(`[data-testid=lift]`, "Lift the cups!")
+	bob.shot("lift")
+	bob.tap(`[data-testid=lift]`)
+	host.waitFor("Ann's re-roll revealed on the host's phone", row("Ann")+`?.querySelector('.cup') === null && `+
+		row("Ann")+`?.textContent.includes('cups lifted')`)
+	bob.waitText(`[data-testid=point] .value`, "6")
+	host.shot("lifted")
 }
