@@ -18,28 +18,31 @@ export function advisor(s, r, out, cargo) {
     later: r.turns.filter((t) => t.status === 'waiting').length,
   };
   if (r.point !== undefined) req.point = r.point;
+  // A sealed score under another cup cannot be priced: say so.
+  const hidden = r.turns.some((t) => t.player !== r.turn && t.outcome.sealed);
   const key = JSON.stringify(req);
   const el = h('p.advisor', { 'data-testid': 'advisor', 'aria-live': 'polite' });
   const odds = s.ui.odds || (s.ui.odds = new Map());
   if (odds.has(key)) {
-    fill(el, odds.get(key), req.cargo.length);
+    fill(el, odds.get(key), req.cargo.length, hidden);
     return el;
   }
   el.textContent = 'Working out the odds…';
   api.send({ method: 'POST', path: '/v1/odds', body: req }, 2).then((advice) => {
     odds.set(key, advice);
-    fill(el, advice, req.cargo.length);
+    fill(el, advice, req.cargo.length, hidden);
   }, () => {
     el.textContent = '';
   });
   return el;
 }
 
-function fill(el, advice, cargoCount) {
+function fill(el, advice, cargoCount, hidden) {
   const best = advice.best && advice.best.win ? advice.best.win.choice : -1;
   replace(el, h('span.muted', 'Odds: '), advice.choices.map((c, i) => [
     i > 0 ? ' / ' : '',
-    h(i === best ? 'b' : 'span', `${label(c, cargoCount)}: ${pct(c.pWin)} to win`)]));
+    h(i === best ? 'b' : 'span', `${label(c, cargoCount)}: ${pct(c.pWin)} to win`)]),
+  hidden ? h('span.muted', ' (scores under a cup not counted)') : null);
 }
 
 /** label names a choice the way players say it. */
