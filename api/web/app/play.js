@@ -54,7 +54,8 @@ function turnCard(s, r) {
     verdict(out, cargo, mine),
     h('p.next', { 'data-testid': 'next' }, nextLine(s, who, next, out, mine)));
   // The advice comes before the buttons: it is read before deciding.
-  if (mine && !next.over) card.append(advisor(s, r, out, cargo));
+  // The odds API knows no declared score, so a progressive pot gets no advice.
+  if (mine && !next.over && !s.table.ruleset.progressive) card.append(advisor(s, r, out, cargo));
   if (mine) card.append(controls(s, r, e, out, next, cargo));
   const calls = extras(s, r);
   if (calls) card.append(calls);
