@@ -99,8 +99,10 @@
 // Rounds and money:
 //
 //   - A round has at least two players. The point is the best score among
-//     finished turns (the lowest in a low game); the hammer is the last
-//     player to throw.
+//     finished turns (the lowest in a low game); the hammer is the player
+//     who throws last in the round's play order ("the last person to throw
+//     the dice in a round", Ship of Fools): a seat known from the start,
+//     whose advantage is knowing the point, not whoever threw most recently.
 //   - Ties (preset only): one-tie-all-tie carries the whole pot; split pays
 //     equal whole-unit shares and the indivisible remainder stays in the pot
 //     as Settlement.Remainder (RULES.md Decision); playoff carries the pot to

@@ -71,7 +71,6 @@ type Round struct {
 	setup     RoundSetup
 	seats     []seat
 	cur       int // whose turn, len(seats) once every turn is done
-	hammer    int // last player to throw, -1 before the first throw
 	claimable int // whose closed automatic may still be claimed, -1 if none
 	autoWin   int // whose claimed automatic won, -1 if none
 	over      bool
@@ -82,7 +81,7 @@ func NewRound(rs Ruleset, s RoundSetup) (*Round, error) {
 	if err := checkSetup(rs, s); err != nil {
 		return nil, err
 	}
-	r := &Round{rs: rs, setup: s, hammer: -1, claimable: -1, autoWin: -1}
+	r := &Round{rs: rs, setup: s, claimable: -1, autoWin: -1}
 	r.setup.Players = append([]string(nil), s.Players...)
 	r.seats = make([]seat, len(s.Players))
 	for i, p := range s.Players {
@@ -180,7 +179,6 @@ func (r *Round) roll(i int, roll *Roll) error {
 		s.started = true
 		r.claimable = -1
 	}
-	r.hammer = i
 	if s.turn.automatic {
 		if !s.turn.rolls[s.turn.n-1].closed {
 			r.winByAutomatic(i) // an open automatic is claimed when recorded

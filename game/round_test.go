@@ -66,7 +66,7 @@ func TestRoundOrderPointHammer(t *testing.T) {
 		t.Fatalf("dave: %v, want ErrUnknownPlayer", err)
 	}
 	st := r.State()
-	if st.Turn != "alice" || st.Hammer != "" || st.Point != nil || st.Pot != 3 || st.Next.Throw != 5 {
+	if st.Turn != "alice" || st.Hammer != "carol" || st.Point != nil || st.Pot != 3 || st.Next.Throw != 5 {
 		t.Fatalf("fresh state = %+v", st)
 	}
 	for _, a := range scoreTurn("alice", 7) {
@@ -78,7 +78,7 @@ func TestRoundOrderPointHammer(t *testing.T) {
 		t.Fatal(err)
 	}
 	st = r.State()
-	if st.Turn != "bob" || st.Hammer != "bob" || st.Point == nil || *st.Point != 7 {
+	if st.Turn != "bob" || st.Hammer != "carol" || st.Point == nil || *st.Point != 7 {
 		t.Fatalf("state = turn %s hammer %s point %v", st.Turn, st.Hammer, st.Point)
 	}
 	if st.Players[0].Status != StatusDone || st.Players[1].Status != StatusPlaying || st.Players[2].Status != StatusWaiting {

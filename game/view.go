@@ -38,7 +38,7 @@ type RoundState struct {
 	// Point is the best score among finished turns the viewer can see; nil
 	// before anyone has one. In a low game it is the lowest.
 	Point *int `json:"point,omitempty"`
-	// Hammer is the last player to throw.
+	// Hammer is the player who throws last in the round (RULES.md §4).
 	Hammer string `json:"hammer,omitempty"`
 	// Pot is what the pot holds: the carried pot plus this round's antes.
 	Pot      int64  `json:"pot"`
@@ -82,9 +82,9 @@ func (r *Round) view(viewer string, all bool) RoundState {
 		st.Turn = r.seats[r.cur].player
 		st.Next = r.seats[r.cur].turn.Next()
 	}
-	if r.hammer >= 0 {
-		st.Hammer = r.seats[r.hammer].player
-	}
+	// The hammer is a seat, not a moment: the player who throws last in
+	// the round, who will know the point before throwing.
+	st.Hammer = r.seats[len(r.seats)-1].player
 	if r.claimable >= 0 && (all || r.seats[r.claimable].player == viewer) {
 		st.Claimable = r.seats[r.claimable].player
 	}

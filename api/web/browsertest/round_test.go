@@ -76,7 +76,7 @@ func TestRoundOnTwoPhones(t *testing.T) {
 
 	bob.waitText(`[data-testid=whose-turn]`, "Your turn")
 	bob.waitText(`[data-testid=point] .value`, "6")
-	bob.waitText(`[data-testid=hammer] .value`, "Ann")
+	bob.waitText(`[data-testid=hammer] .value`, "Cy")
 	bob.shot("your-turn")
 
 	// Four dice where five are thrown: the engine refuses, Bob adds the fifth.
