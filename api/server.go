@@ -58,6 +58,7 @@ func (s *server) routes(e *echo.Echo) {
 	v1.POST("/odds", s.advise)
 	v1.POST("/tables", s.createTable)
 	v1.POST("/join", s.joinTable)
+	v1.GET("/join/:code", s.invite)
 
 	t := v1.Group("/tables/:tableId", s.authenticate)
 	t.GET("", s.getTable)

@@ -45,6 +45,15 @@ func (s *server) joinTable(c echo.Context) error {
 	})
 }
 
+// invite serves GET /v1/join/:code: the table and its open seats.
+func (s *server) invite(c echo.Context) error {
+	inv, err := play.Invite(c.Request().Context(), s.pool, c.Param("code"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, inv)
+}
+
 // getTable serves GET /v1/tables/:tableId.
 func (s *server) getTable(c echo.Context) error {
 	p := principal(c)

@@ -343,3 +343,46 @@ func seatsMayChange(ctx context.Context, q db.DBTX, tableID int64) error {
 	}
 	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)
 }
+
+// Invitation is what a join code shows before joining: the table and its
+// seats, so a phone can offer the open seats to tap.
+type Invitation struct {
+	Table     string       `json:"table"`
+	Preset    string       `json:"preset"`
+	Currency  string       `json:"currency"`
+	Ante      int64        `json:"ante"`
+	Players   []PlayerView `json:"players"`
+	OpenSeats []string     `json:"openSeats"`
+}
+
+// Invite reads the table a join code belongs to. The code is the secret
+// that lets a phone join, so it may also see who sits there.
+func Invite(ctx context.Context, q db.DBTX, code string) (Invitation, error) {
+	t, err := db.TableGetByJoinCode(ctx, q, strings.ToUpper(strings.TrimSpace(code)))
+	if errors.Is(err, db.ErrNotFound) || (err == nil && t.Status != db.TableOpen) {
+		return Invitation{}, fmt.Errorf("%w: no open table has join code %q", ErrNotFound, code)
+	}
+	if err != nil {
+		return Invitation{}, err
+	}
+	rs, err := ruleset(t)
+	if err != nil {
+		return Invitation{}, err
+	}
+	players, err := db.PlayerList(ctx, q, t.ID)
+	if err != nil {
+		return Invitation{}, err
+	}
+	inv := Invitation{Table: t.Name, Preset: rs.Preset, Currency: t.Currency, Ante: rs.Ante,
+		Players: []PlayerView{}, OpenSeats: []string{}}
+	for _, p := range players {
+		if p.LeftAt != nil {
+			continue
+		}
+		inv.Players = append(inv.Players, playerView(p))
+		if p.ClaimedAt == nil {
+			inv.OpenSeats = append(inv.OpenSeats, p.Name)
+		}
+	}
+	return inv, nil
+}

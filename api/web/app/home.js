@@ -133,15 +133,36 @@ export function joinScreen(main, code, seats) {
   };
   const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'aria-label': 'your name',
     autocomplete: 'nickname', oninput: (e) => { form.name = e.target.value; } });
+  // The open seats come from the link (#join=CODE&seat=Ann) at once, then
+  // from the server (GET /v1/join/CODE) for a typed code or a stale link.
+  const seatBox = h('div.seats', { 'data-testid': 'open-seats' });
+  const otherLabel = h('h2');
+  const showSeats = (names, table) => {
+    replace(seatBox, ...(names.length ? [h('h2', table ? `${table}: who are you?` : 'Who are you?'),
+      names.map((name) => h('button.primary.seat', { type: 'button', dataset: { name },
+        onclick: (e) => join(name, e.currentTarget) }, name))] : []));
+    otherLabel.textContent = names.length ? 'Someone else' : 'Your name';
+  };
+  const lookUp = async () => {
+    const code = form.code.trim();
+    if (code.length < 6) return;
+    try {
+      const inv = await api.send({ method: 'GET', path: `/v1/join/${encodeURIComponent(code)}` }, 2);
+      if (form.code.trim() === code) showSeats(inv.openSeats, inv.table);
+    } catch {
+      // An unknown code: joining says so in words.
+    }
+  };
+  showSeats(seats, '');
   replace(main,
     h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Join a table'))),
     h('section.card',
       h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 16, autocapitalize: 'characters',
-        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); } })),
-      seats.length > 0 && h('div.seats', h('h2', 'Who are you?'), seats.map((name) =>
-        h('button.primary.seat', { type: 'button', dataset: { name }, onclick: (e) => join(name, e.currentTarget) }, name))),
-      h('h2', seats.length ? 'Someone else' : 'Your name'),
+        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); lookUp(); } })),
+      seatBox,
+      otherLabel,
       nameInput,
       h('button.primary', { type: 'button', 'data-testid': 'join-go', onclick: (e) => join(form.name, e.currentTarget) }, 'Join'),
       error));
+  lookUp();
 }

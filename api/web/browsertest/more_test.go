@@ -47,6 +47,19 @@ func (p *phone) hostOf(m made) {
 	p.waitText(`header .role`, "Host phone")
 }
 
+// joinBySeat joins from the join screen by typing the code and tapping the
+// open seat the server lists for it.
+func (p *phone) joinBySeat(code, name string) {
+	p.t.Helper()
+	p.open("/")
+	p.tap(`[data-testid=join]`)
+	p.typeInto(`input[aria-label="join code"]`, code)
+	p.waitText(`[data-testid=open-seats]`, name)
+	p.shot("open-seats")
+	p.tap(fmt.Sprintf(`[data-testid=open-seats] button[data-name=%q]`, name))
+	p.waitText(`header .role`, "You: "+name)
+}
+
 // joinByCode joins from the join screen by typing the code and a name.
 func (p *phone) joinByCode(code, name string) {
 	p.t.Helper()
@@ -68,7 +81,7 @@ func TestClosedAutomaticIsClaimed(t *testing.T) {
 	ann := newPhone(t, browser, srv.URL, "ann")
 	bob := newPhone(t, browser, srv.URL, "bob")
 	ann.joinByCode(code, "ann") // names match whatever their case
-	bob.joinByCode(code, "Bob")
+	bob.joinBySeat(code, "Bob") // the server lists the open seats for a typed code
 	if got := ann.text(`header .role`); got != "You: Ann" {
 		t.Fatalf("Ann's phone says %q", got)
 	}
