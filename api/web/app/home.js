@@ -138,7 +138,7 @@ export function joinScreen(main, code, seats) {
   const seatBox = h('div.seats', { 'data-testid': 'open-seats' });
   const otherLabel = h('h2');
   const showSeats = (names, table) => {
-    replace(seatBox, ...(names.length ? [h('h2', table ? `${table}: who are you?` : 'Who are you?'),
+    replace(seatBox, ...(names.length ? [table && h('p.muted', `Table: ${table}`), h('h2', 'Who are you?'),
       names.map((name) => h('button.primary.seat', { type: 'button', dataset: { name },
         onclick: (e) => join(name, e.currentTarget) }, name))] : []));
     otherLabel.textContent = names.length ? 'Someone else' : 'Your name';
