@@ -143,8 +143,11 @@ export function joinScreen(main, code, seats) {
         onclick: (e) => join(name, e.currentTarget) }, name))] : []));
     otherLabel.textContent = names.length ? 'Someone else' : 'Your name';
   };
+  // seatBox.dataset.ready says the list is settled for the code typed, so
+  // nothing will move under a thumb (or a test) about to tap.
   const lookUp = async () => {
     const code = form.code.trim();
+    delete seatBox.dataset.ready;
     if (code.length < 6) return;
     try {
       const inv = await api.send({ method: 'GET', path: `/v1/join/${encodeURIComponent(code)}` }, 2);
@@ -152,6 +155,7 @@ export function joinScreen(main, code, seats) {
     } catch {
       // An unknown code: joining says so in words.
     }
+    if (form.code.trim() === code) seatBox.dataset.ready = 'true';
   };
   showSeats(seats, '');
   replace(main,

@@ -47,6 +47,13 @@ func (p *phone) hostOf(m made) {
 	p.waitText(`header .role`, "Host phone")
 }
 
+// waitSeats waits until the join screen's seat list is settled for the code
+// typed, so that no button moves under the next tap.
+func (p *phone) waitSeats() {
+	p.t.Helper()
+	p.waitFor("the open seats", `document.querySelector('[data-testid=open-seats]')?.dataset.ready === 'true'`)
+}
+
 // joinBySeat joins from the join screen by typing the code and tapping the
 // open seat the server lists for it.
 func (p *phone) joinBySeat(code, name string) {
@@ -54,6 +61,7 @@ func (p *phone) joinBySeat(code, name string) {
 	p.open("/")
 	p.tap(`[data-testid=join]`)
 	p.typeInto(`input[aria-label="join code"]`, code)
+	p.waitSeats()
 	p.waitText(`[data-testid=open-seats]`, name)
 	p.shot("open-seats")
 	p.tap(fmt.Sprintf(`[data-testid=open-seats] button[data-name=%q]`, name))
@@ -66,6 +74,7 @@ func (p *phone) joinByCode(code, name string) {
 	p.open("/")
 	p.tap(`[data-testid=join]`)
 	p.typeInto(`input[aria-label="join code"]`, code)
+	p.waitSeats()
 	p.typeInto(`input[aria-label="your name"]`, name)
 	p.tap(`[data-testid=join-go]`)
 	p.waitText(`header .role`, "You: ")
@@ -170,6 +179,7 @@ func TestStartRoundOptions(t *testing.T) {
 
 	pip := newPhone(t, browser, srv.URL, "pip")
 	pip.open("/#join=" + progressive)
+	pip.waitSeats()
 	pip.typeInto(`input[aria-label="your name"]`, "Ann")
 	pip.tap(`[data-testid=join-go]`)
 	pip.tap(`[data-testid=start-round]`)
