@@ -3,12 +3,13 @@ package game
 // This file is the automatic of RULES.md §4, as it shows in one turn. How
 // a claimed automatic wins the pot is a round matter (see round.go).
 
-// automaticWins reports whether an automatic can win anything under rs. It
-// needs the automatic option, and a table that settles each round on its
-// own by best score: with a progressive pot the declared score is the only
-// winning score, and in Scarne's game of rounds points accumulate, so there
-// a 6-6 is just a 12 and the player may keep re-rolling.
-func automaticWins(rs Ruleset) bool {
+// AutomaticWins reports whether an automatic can win anything under rs, so
+// that the engine and the odds advisor agree on when all-6s cargo ends a
+// turn. It needs the automatic option, and a table that settles each round
+// on its own by best score: with a progressive pot the declared score is the
+// only winning score, and in Scarne's game of rounds points accumulate, so
+// there a 6-6 is just a 12 and the player may keep re-rolling.
+func (rs Ruleset) AutomaticWins() bool {
 	return rs.Automatic && !rs.Progressive && rs.Goal.Kind == GoalRound && rs.Family != FamilyMeier
 }
 

@@ -107,7 +107,7 @@ func (t *Turn) init(rs Ruleset) {
 		policy:    rs.Cargo,
 		meier:     rs.Family == FamilyMeier,
 		low:       rs.Low,
-		automatic: automaticWins(rs),
+		automatic: rs.AutomaticWins(),
 		closed:    rs.ClosedRolls,
 		scarne:    rs.Preset == "scarne",
 	}

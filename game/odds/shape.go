@@ -43,7 +43,9 @@ func shapeOf(rs game.Ruleset) shape {
 		cargoDice: rs.CargoDice,
 		cargo:     rs.Cargo,
 		low:       rs.Low,
-		automatic: rs.Automatic,
+		// The engine's rule, not the bare option: with a progressive pot or
+		// in Scarne's game of rounds all-6s cargo is a plain score.
+		automatic: rs.AutomaticWins(),
 	}
 }
 
