@@ -42,9 +42,11 @@
 //   - A tie is any shared best result, whatever the table's tie rule (one tie
 //     all tie, split, playoff) does with it; "tie" is reported as such and
 //     never folded into win.
-//   - Automatic (rs.Automatic): cargo showing all 6s ends the turn at once
-//     and wins the round; later players forfeit. This holds in a low game
-//     too when the table turns automatics on. It is assumed always claimed
+//   - Automatic (rs.AutomaticWins, the engine's rule): cargo showing all 6s
+//     ends the turn at once and wins the round; later players forfeit. In a
+//     low game that turns automatics on, the automatic is all 1s, as in the
+//     engine. With a progressive pot or in Scarne's game of rounds all-6s
+//     cargo is a plain score, as in the engine. It is assumed always claimed
 //     in time. A point equal to the top score (12 with two cargo dice) is an
 //     ordinary score, such as an unclaimed closed automatic, which a later
 //     claimed automatic beats (RULES.md §4).

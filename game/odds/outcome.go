@@ -31,11 +31,13 @@ func (s scale) index(score int) int {
 	return 1 + score - s.min
 }
 
-// score is the score an outcome index stands for; an automatic counts as the
-// highest score (all cargo dice showing 6). It must not be called with
-// noScore.
+// score is the score an outcome index stands for; an automatic counts as its
+// dice: the highest score (all cargo dice showing 6), or the lowest in a low
+// game (all showing 1). It must not be called with noScore.
 func (s scale) score(i int) int {
 	switch {
+	case i == s.automatic() && s.low:
+		return s.min
 	case i == s.automatic():
 		return s.max
 	case s.low:

@@ -88,17 +88,23 @@ func (b *shipBuilder) node(st state) int32 {
 // cargo as the policy allows. An automatic, the last roll, or a policy of no
 // re-rolls ends the turn.
 func (b *shipBuilder) qualified(st state) int32 {
+	// The automatic is the best cargo there is, as the engine counts it:
+	// all 6s, or all 1s in a low game.
+	autoFace := 6
+	if b.g.scale.low {
+		autoFace = 1
+	}
 	faces := make([]int, b.cargoDice)
-	sum, sixes := 0, 0
+	sum, matching := 0, 0
 	for i := range faces {
 		faces[i] = int(st.cargo[i])
 		sum += faces[i]
-		if faces[i] == 6 {
-			sixes++
+		if faces[i] == autoFace {
+			matching++
 		}
 	}
 	sc := b.g.scale
-	if b.automatic && sixes == b.cargoDice {
+	if b.automatic && matching == b.cargoDice {
 		return b.terminal(sc.automatic())
 	}
 	stand := b.terminal(sc.index(sum))
