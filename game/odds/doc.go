@@ -53,7 +53,9 @@
 //   - Low-or-high: the first banked die fixes the path. A throw that could
 //     start either sequence (a 6 and a 1 with nothing banked) is a choice the
 //     player makes to suit their objective. Query.PathHint names the path;
-//     with nothing banked it commits the rest of the turn to that path.
+//     with nothing banked it settles that choice on every later throw that
+//     shows both a 6 and a 1, but a throw that starts only the other
+//     sequence still banks it: banking is mandatory, as in the engine.
 //   - Die Familie Meier has no decisions: the only choice is the forced roll
 //     (or, with no rolls left, the result as it stands). Query.Banked holds
 //     the parents found and Query.Cargo the children thrown so far.

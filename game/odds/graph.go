@@ -29,7 +29,7 @@ type graph struct {
 type state struct {
 	rolls    int8    // rolls left
 	path     int8    // index into the ruleset's sequences; -1 while nothing is banked, 0 once qualified
-	mask     uint8   // with path -1, the sequences still open (bit i = sequence i)
+	mask     uint8   // with path -1, the sequences preferred when a throw starts several (bit i = sequence i)
 	progress int8    // dice banked along the path
 	cargo    [3]int8 // the sorted cargo faces once qualified, zero-padded
 	sum      int8    // Meier: the children's total

@@ -176,8 +176,13 @@ func (s *simulator) bankDice(q Query, banked, dice []int, rolls int) ([]int, []i
 	}
 	var bestBanked, bestCargo []int
 	var b1, b2 float64
+	// A hint settles the choice when the throw starts the hinted sequence;
+	// otherwise banking is mandatory along whatever sequence it starts.
+	hinted := slices.ContainsFunc(s.rs.Sequences, func(seq []int) bool {
+		return q.PathHint == pathName(seq) && slices.Contains(dice, seq[0])
+	})
 	for _, seq := range s.rs.Sequences {
-		if !slices.Contains(dice, seq[0]) || (q.PathHint != "" && q.PathHint != pathName(seq)) {
+		if !slices.Contains(dice, seq[0]) || (hinted && q.PathHint != pathName(seq)) {
 			continue
 		}
 		nb, nc := bankAlong(seq, nil, dice)

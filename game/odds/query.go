@@ -31,8 +31,10 @@ type Query struct {
 	// Later is how many players are still to throw after this one.
 	Later int `json:"later"`
 	// PathHint, in low-or-high, names the sequence ("6-5-4" or "1-2-3") the
-	// player goes for. It must agree with Banked; with nothing banked it
-	// commits the rest of the turn to that sequence.
+	// player goes for. It must agree with Banked. With nothing banked it is
+	// the path the player takes on any later throw that could start either
+	// sequence; a throw that starts only the other one still banks it, since
+	// banking is mandatory.
 	PathHint string `json:"pathHint,omitempty"`
 }
 

@@ -258,3 +258,49 @@ func TestAdviceOnFixedPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestPathHintKeepsBankingMandatory: in low-or-high a path named before
+// anything is banked only settles the choice on a throw that could start
+// either sequence. Banking stays mandatory (RULES.md §1): the engine banks
+// a 1 from a throw without a 6 and refuses a 6-5-4 path named on it, so the
+// advisor must not let a player with the 6-5-4 hint skip the 1-2-3 path.
+func TestPathHintKeepsBankingMandatory(t *testing.T) {
+	t.Parallel()
+	lowHigh := ruleset(t, "low-or-high", game.Options{})
+	tr := game.NewTurn(lowHigh)
+	if err := tr.Roll(game.Roll{Dice: []int{1, 2, 3, 5, 5}, Path: "6-5-4"}); err == nil {
+		t.Fatal("the engine accepted a 6-5-4 path on a throw that must bank 1-2-3")
+	}
+	for _, hint := range []string{"6-5-4", "1-2-3"} {
+		want := 0.0 // the chance of no score from one throw, by enumeration
+		for n := range 7776 {
+			var d [5]int
+			for i, k := 0, n; i < 5; i, k = i+1, k/6 {
+				d[i] = 1 + k%6
+			}
+			if !qualifiesWithHint(lowHigh.Sequences, hint, d[:]) {
+				want += 1.0 / 7776
+			}
+		}
+		adv := advise(t, Query{Ruleset: lowHigh, RollsLeft: 1, PathHint: hint})
+		if got := adv.Choices[0].PNoScore; math.Abs(got-want) > 1e-12 {
+			t.Errorf("hint %s, one roll left: no score %.6f, want %.6f", hint, got, want)
+		}
+	}
+}
+
+// qualifiesWithHint banks one throw as the engine does for a player who
+// names hint whenever the throw could start either sequence.
+func qualifiesWithHint(seqs [][]int, hint string, d []int) bool {
+	var path []int
+	for _, seq := range seqs {
+		if slices.Contains(d, seq[0]) && (path == nil || pathName(seq) == hint) {
+			path = seq
+		}
+	}
+	if path == nil {
+		return false
+	}
+	banked, _ := bankAlong(path, nil, d)
+	return len(banked) == len(path)
+}

@@ -183,17 +183,24 @@ func (b *shipBuilder) unqualified(st state) int32 {
 	return b.push(-1, []pending{pa})
 }
 
-// afterThrow is the node a throw leads to. With no path fixed yet, each open
+// afterThrow is the node a throw leads to. With no path fixed yet, each
 // sequence whose first die shows is an option; when more than one is, the
-// player chooses (RULES.md §2, low-or-high).
+// player chooses (RULES.md §2, low-or-high), among the preferred sequences
+// in st.mask if the throw starts any of them. Banking is mandatory, so a
+// throw that starts only a sequence outside the mask still banks it.
 func (b *shipBuilder) afterThrow(st state, t throw) int32 {
 	if st.path >= 0 {
 		return b.node(b.bank(st, int(st.path), t))
 	}
 	var options []int32
-	for path, seq := range b.seqs {
-		if st.mask&(1<<path) != 0 && t.counts[seq[0]] > 0 {
-			options = append(options, b.node(b.bank(st, path, t)))
+	for _, preferred := range []bool{true, false} {
+		for path, seq := range b.seqs {
+			if (st.mask&(1<<path) != 0) == preferred && t.counts[seq[0]] > 0 {
+				options = append(options, b.node(b.bank(st, path, t)))
+			}
+		}
+		if len(options) > 0 {
+			break
 		}
 	}
 	if len(options) == 0 {
