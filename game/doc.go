@@ -87,8 +87,10 @@
 //     without the sequence complete is closed, even if it completes it.
 //   - A view (Round.View) shows another player's closed throws sealed: no
 //     dice, no banking, and no cargo, score or automatic for the turn, since
-//     a closed throw may have changed them; nor does its Next list the
-//     faces that may be re-rolled. What was thrown in the open stays
+//     a closed throw may have changed them; nor whether the player stood,
+//     since a turn that ends under the cup without a stand is an automatic
+//     still to be claimed; nor does its Next list the faces that may be
+//     re-rolled. What was thrown in the open stays
 //     visible. The point a view shows ignores sealed scores. The player's own
 //     view and Round.State show everything.
 //   - lift-cups: the player whose turn it is, having completed the sequence

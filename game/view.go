@@ -134,9 +134,11 @@ func (r *Round) better(a, b int) bool {
 // sealed hides what closed throws showed. What was thrown in the open stays
 // visible: the values banked in open rolls and whether the player had
 // qualified in the open. The cargo, score and automatic are hidden, since a
-// closed throw may have changed them.
+// closed throw may have changed them, and so is whether the player stood: a
+// turn that ends on a closed re-roll without a stand ended on an automatic
+// that may still be claimed.
 func sealed(o Outcome) Outcome {
-	out := Outcome{Rolls: make([]RollResult, len(o.Rolls)), Path: o.Path, Closed: true, Sealed: true, Over: o.Over, Stood: o.Stood}
+	out := Outcome{Rolls: make([]RollResult, len(o.Rolls)), Path: o.Path, Closed: true, Sealed: true, Over: o.Over}
 	nb := 0
 	for i, rr := range o.Rolls {
 		if rr.Closed {
