@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
@@ -23,8 +25,8 @@ type effect func(ctx context.Context, tx pgx.Tx) (any, error)
 // be retried.
 func (s *server) commit(c echo.Context, body []byte, status int, do effect) error {
 	key := c.Request().Header.Get("Idempotency-Key")
-	if len(key) > maxKeyLength {
-		return fail(kindMalformed, fmt.Sprintf("Idempotency-Key has %d characters; the limit is %d", len(key), maxKeyLength))
+	if err := checkKey(key); err != nil {
+		return err
 	}
 	scope := tokenScope(c)
 	hash := ledger.RequestHash([]byte(c.Request().Method), []byte(c.Request().URL.Path), body)
@@ -64,4 +66,22 @@ func (s *server) commit(c echo.Context, body []byte, status int, do effect) erro
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
 	return c.Blob(outStatus, echo.MIMEApplicationJSON, out)
+}
+
+// checkKey refuses an Idempotency-Key the database cannot keep: longer than
+// maxKeyLength, or bytes that are not UTF-8 text (HTTP lets a header carry
+// any byte from 0x80 up, PostgreSQL's text does not).
+func checkKey(key string) error {
+	if len(key) > maxKeyLength {
+		return fail(kindMalformed, fmt.Sprintf("Idempotency-Key has %d characters; the limit is %d", len(key), maxKeyLength))
+	}
+	if !utf8.ValidString(key) {
+		return fail(kindMalformed, "Idempotency-Key must be UTF-8 text; send a random string such as a UUID")
+	}
+	for _, r := range key {
+		if unicode.IsControl(r) {
+			return fail(kindMalformed, fmt.Sprintf("Idempotency-Key holds the control character %U", r))
+		}
+	}
+	return nil
 }

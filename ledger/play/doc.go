@@ -16,4 +16,11 @@
 // seating a player, joining into a new seat and leaving are refused with
 // ErrGameUnderway from its first round on, because the engine cannot compare
 // totals across a change of seats and the game could never go on.
+//
+// Names, table names and currency labels are trimmed printable text within
+// openapi.yaml's limits (40, 80 and 24 characters): control characters
+// (PostgreSQL cannot store NUL; a newline garbles phones and statements) and
+// bidirectional overrides (which make one name display as another) are
+// refused with ErrInvalid. Text that cannot be a join code is answered as
+// an unknown code without asking the database.
 package play

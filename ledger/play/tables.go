@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/db"
@@ -64,11 +63,17 @@ func CreateTable(ctx context.Context, tx pgx.Tx, in NewTable) (Created, error) {
 	if len(in.Players) > maxPlayers {
 		return Created{}, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
 	}
-	name := strings.TrimSpace(in.Name)
+	name, err := cleanText(in.Name, "the table's name", maxTableRunes)
+	if err != nil {
+		return Created{}, err
+	}
 	if name == "" {
 		name = "Table"
 	}
-	currency := strings.TrimSpace(in.Currency)
+	currency, err := cleanText(in.Currency, "the currency", maxCurrencyRunes)
+	if err != nil {
+		return Created{}, err
+	}
 	if currency == "" {
 		currency = "units"
 	}
@@ -119,15 +124,6 @@ func newJoinCode() string {
 		b[i] = joinAlphabet[int(b[i])%len(joinAlphabet)]
 	}
 	return string(b)
-}
-
-// cleanName trims a player's name and checks its length.
-func cleanName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 40 {
-		return "", fmt.Errorf("%w: a player's name must have 1 to 40 characters", ErrInvalid)
-	}
-	return name, nil
 }
 
 // seat puts a player in the next free seat. The seat's token hash is of a
@@ -197,9 +193,13 @@ func Join(ctx context.Context, tx pgx.Tx, code, name string) (Joined, error) {
 	if err != nil {
 		return Joined{}, err
 	}
-	t, err := db.TableGetByJoinCode(ctx, tx, strings.ToUpper(strings.TrimSpace(code)))
+	norm, ok := joinCode(code)
+	if !ok {
+		return Joined{}, errNoJoinCode(code)
+	}
+	t, err := db.TableGetByJoinCode(ctx, tx, norm)
 	if errors.Is(err, db.ErrNotFound) {
-		return Joined{}, fmt.Errorf("%w: no open table has join code %q", ErrNotFound, code)
+		return Joined{}, errNoJoinCode(code)
 	}
 	if err != nil {
 		return Joined{}, err
@@ -358,9 +358,13 @@ type Invitation struct {
 // Invite reads the table a join code belongs to. The code is the secret
 // that lets a phone join, so it may also see who sits there.
 func Invite(ctx context.Context, q db.DBTX, code string) (Invitation, error) {
-	t, err := db.TableGetByJoinCode(ctx, q, strings.ToUpper(strings.TrimSpace(code)))
+	norm, ok := joinCode(code)
+	if !ok {
+		return Invitation{}, errNoJoinCode(code)
+	}
+	t, err := db.TableGetByJoinCode(ctx, q, norm)
 	if errors.Is(err, db.ErrNotFound) || (err == nil && t.Status != db.TableOpen) {
-		return Invitation{}, fmt.Errorf("%w: no open table has join code %q", ErrNotFound, code)
+		return Invitation{}, errNoJoinCode(code)
 	}
 	if err != nil {
 		return Invitation{}, err

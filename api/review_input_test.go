@@ -1,0 +1,89 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// This file is the second review's odd inputs: each must be refused with a
+// problem that names what was wrong, change nothing and never be a 500
+// (client.do fails the test on any server error).
+
+// TestReviewOddTextRefused sends names, table names and currencies that
+// PostgreSQL cannot store (a NUL character) or that break the contract's
+// length limits. They reached the database and came back as a 500, or were
+// stored although openapi.yaml promises at most 80 and 24 characters.
+func TestReviewOddTextRefused(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"players": []string{"Ann", "Bob"}})
+	long := strings.Repeat("x", 81)
+	cases := []struct {
+		name   string
+		r      req
+		status int
+		typ    string
+		detail string
+	}{
+		{"NUL in a seated name", req{method: http.MethodPost, path: s.tb.path("/players"), token: s.tb.Host,
+			body: map[string]any{"name": "Cy\u0000"}}, 422, "/problems/invalid-request", "name"},
+		{"NUL in a joining name", req{method: http.MethodPost, path: "/v1/join",
+			body: map[string]any{"code": s.tb.Code, "name": "D\u0000n"}}, 422, "/problems/invalid-request", "name"},
+		{"control character in a name", req{method: http.MethodPost, path: s.tb.path("/players"), token: s.tb.Host,
+			body: map[string]any{"name": "Cy\u001b[31m"}}, 422, "/problems/invalid-request", "name"},
+		{"NUL in a join code", req{method: http.MethodPost, path: "/v1/join",
+			body: map[string]any{"code": "AB\u0000", "name": "Dan"}}, 404, "/problems/not-found", "join code"},
+		{"NUL in an invitation's code", req{method: http.MethodGet, path: "/v1/join/AB%00CD"}, 404, "/problems/not-found", "join code"},
+		{"join code too long", req{method: http.MethodPost, path: "/v1/join", invalid: true,
+			body: map[string]any{"code": strings.Repeat("A", 5000), "name": "Dan"}}, 404, "/problems/not-found", "join code"},
+	}
+	for _, tc := range cases {
+		p := s.refused(tc.r, tc.status, tc.typ, tc.detail)
+		if strings.ContainsRune(p.Detail, 0) || len(p.Detail) > 400 {
+			t.Errorf("%s: the detail echoes the raw input: %q", tc.name, p.Detail)
+		}
+	}
+
+	c := s.c
+	tables := []struct {
+		name   string
+		body   map[string]any
+		detail string
+	}{
+		{"NUL in a table name", map[string]any{"name": "Fri\u0000day"}, "name"},
+		{"table name too long", map[string]any{"name": long}, "80"},
+		{"NUL in a currency", map[string]any{"currency": "qu\u0000arters"}, "currency"},
+		{"currency too long", map[string]any{"currency": strings.Repeat("c", 25)}, "24"},
+		{"NUL in a first player's name", map[string]any{"players": []string{"A\u0000"}}, "name"},
+	}
+	for _, tc := range tables {
+		out := c.do(t, req{method: http.MethodPost, path: "/v1/tables", body: tc.body, invalid: true})
+		if out.status != http.StatusUnprocessableEntity {
+			t.Errorf("%s: %d %s, want 422", tc.name, out.status, out.body)
+			continue
+		}
+		if p := out.problem(t); !strings.Contains(p.Detail, tc.detail) {
+			t.Errorf("%s: detail %q does not say %q", tc.name, p.Detail, tc.detail)
+		}
+	}
+}
+
+// TestReviewOddIdempotencyKeys sends keys that are not valid UTF-8 (HTTP
+// allows such header bytes; PostgreSQL's text does not): a clear 400, not
+// a 500, and nothing happens.
+func TestReviewOddIdempotencyKeys(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"players": []string{"Ann", "Bob"}})
+	for _, key := range []string{"\xff\xfe", "caf\xe9"} {
+		s.refused(req{method: http.MethodPost, path: s.tb.path("/deposits"), token: s.tb.Host, key: key, invalid: true,
+			body: map[string]any{"player": s.id("Ann"), "amount": 5}}, http.StatusBadRequest, "/problems/malformed-request", "Idempotency-Key")
+	}
+	// A key in plain Unicode works and replays.
+	r := req{method: http.MethodPost, path: s.tb.path("/deposits"), token: s.tb.Host, key: "dépôt-✓",
+		body: map[string]any{"player": s.id("Ann"), "amount": 5}}
+	s.must(http.StatusCreated, r, nil)
+	if out := s.must(http.StatusCreated, r, nil); out.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatal("a Unicode key did not replay")
+	}
+	s.expectMoney(0, map[string]int64{"Ann": 5})
+}
