@@ -45,6 +45,7 @@ class Session {
     this.round = null;
     this.tab = 'play';
     this.ui = {}; // per-tab state that must survive re-renders (dice entered, inputs)
+    this.cache = {}; // what the money and history tabs fetched last, by key
     this.loading = null;
     this.again = false;
     this.stop = watch(this.id, this.token, () => this.refresh(), (ok) =>
@@ -85,18 +86,81 @@ class Session {
         const seen = JSON.stringify([table, round]);
         changed = seen !== this.seen || !this.shown;
         Object.assign(this, { table, round, seen });
+        this.remember();
       } catch (err) {
         if (!this.table) return this.fatal(err);
       } finally {
         this.loading = null;
       }
-      if (changed || this.tab !== 'play') this.render();
+      // The money and history tabs read more than the table and the round:
+      // they ask again, and redraw only if their answer changed.
+      const c = this.cache[this.tab];
+      if (changed) this.render();
+      else if (c && c.loader) this.fetch(this.tab, c);
       if (this.again) {
         this.again = false;
         this.refresh();
       }
     })();
     return this.loading;
+  }
+
+  /** setTable shows a table an action just returned, then refetches. */
+  setTable(table) {
+    this.table = table;
+    this.remember();
+    this.render(true);
+    this.refresh();
+  }
+
+  // remember keeps the table's name and whether it is closed with its
+  // token, so the home screen can say so without asking the server.
+  remember() {
+    const closed = this.table.status === 'closed';
+    if (this.saved.closed !== closed || this.saved.name !== this.table.name) {
+      this.saved = { ...this.saved, closed, name: this.table.name };
+      store.save({ id: this.id, closed, name: this.table.name });
+    }
+  }
+
+  /**
+   * load returns what loader gave for key last time (undefined at first)
+   * and asks again; an answer that differs redraws the tab. The redraw an
+   * answer causes does not ask again, so a tab drawn from its data settles.
+   */
+  load(key, loader) {
+    const c = this.cache[key] || (this.cache[key] = {});
+    c.loader = loader;
+    if (c.fresh) {
+      c.fresh = false;
+      return c.value;
+    }
+    this.fetch(key, c);
+    return c.value;
+  }
+
+  // fetch runs a tab's loader and redraws the tab if the answer is new.
+  fetch(key, c) {
+    c.loader().then((value) => {
+      const seen = JSON.stringify(value);
+      if (seen === c.seen || this.cache[key] !== c) return;
+      Object.assign(c, { value, seen });
+      if (this.tab === key) {
+        c.fresh = true;
+        this.render();
+      }
+    }, () => {});
+  }
+
+  /**
+   * reload fetches a tab's data again and keeps it for the next redraw: a
+   * write waits for it, so a paid debt is not offered for payment again.
+   */
+  async reload(key) {
+    const c = this.cache[key];
+    if (!c || !c.loader) return;
+    const value = await c.loader();
+    Object.assign(c, { value, seen: JSON.stringify(value), fresh: true });
   }
 
   /** setRound shows a round an action just returned, without a refetch. */
@@ -107,15 +171,34 @@ class Session {
     this.refresh();
   }
 
+  // fatal says why the table cannot be opened. A table the server no longer
+  // knows (or a token it no longer takes) can be dropped from this phone.
   fatal(err) {
+    const gone = err instanceof api.Problem && (err.status === 404 || err.status === 401);
     replace(main, h('section.card', h('h2', 'Cannot open this table'), h('p.error', err.message),
+      gone && h('button', { type: 'button', 'data-testid': 'forget',
+        onclick: () => { store.forget(this.id); location.hash = '#'; } }, 'Remove it from this phone'),
       h('a.button', { href: '#' }, 'Home')));
   }
 
-  render() {
+  /**
+   * render draws the header and the tab. A redraw that comes from the live
+   * stream (force false) leaves the tab alone while a field in it is being
+   * typed in, so the keyboard does not close under the thumb; the tab is
+   * redrawn once the field is left.
+   */
+  render(force = false) {
     if (!this.table) return;
     const [, tab] = TABS[this.tab] || TABS.play;
-    const body = h('div.tabbody', { 'data-testid': `tab-${this.tab}` });
+    const old = main.querySelector('.tabbody');
+    if (!force && old && old.dataset.tab === this.tab && typing(old)) {
+      const top = main.querySelector('header.top');
+      if (top) top.replaceWith(header(this));
+      this.stale = true;
+      return;
+    }
+    this.stale = false;
+    const body = h('div.tabbody', { 'data-testid': `tab-${this.tab}`, dataset: { tab: this.tab } });
     this.shown = true;
     replace(main, header(this), body, tabBar(this));
     tab(body, this);
@@ -126,14 +209,30 @@ class Session {
   }
 }
 
+// typing says whether a field inside el has the focus.
+function typing(el) {
+  const a = document.activeElement;
+  return !!a && el.contains(a) && a.matches('input, select, textarea');
+}
+
+// A tab left stale while a field had the focus is redrawn once the thumb
+// has moved on; the pause lets a tap on a button land first.
+main.addEventListener('focusout', () => setTimeout(() => {
+  const body = main.querySelector('.tabbody');
+  if (session && session.stale && !(body && typing(body))) session.render();
+}, 300));
+
 // header shows the table, this phone's role, and the point, hammer and pot,
 // which stay visible on every tab.
 function header(s) {
   const r = s.round && s.round.status === 'playing' ? s.round : null;
-  const who = s.role === 'host' ? 'Host phone' : s.role === 'player' ? `You: ${s.name(s.me)}` : 'Read only';
+  const me = s.table.players.find((p) => p.id === s.me);
+  const who = s.role === 'host' ? 'Host phone' : s.role === 'player' ? `You: ${s.name(s.me)}${me && me.leftAt ? ' (left)' : ''}` : 'Read only';
+  const closed = s.table.status === 'closed';
   const cell = (label, value, id) => h('div.stat', { 'data-testid': id }, h('span.label', label), h('span.value', value));
-  return h('header.top',
-    h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', s.table.name), h('span.role', who)),
+  return h('header.top', { class: closed ? 'closed' : '' },
+    h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', s.table.name),
+      closed ? h('span.chip', { 'data-testid': 'closed' }, 'Closed') : null, h('span.role', who)),
     h('div.stats',
       cell('Pot', `${r ? r.pot : s.table.pot}`, 'pot'),
       cell('Point', r && r.point !== undefined ? String(r.point) : '—', 'point'),
@@ -168,7 +267,7 @@ function openTable(id, tab) {
     store.save({ id });
   }
   session.tab = TABS[tab] ? tab : 'play';
-  if (session.table) session.render();
+  if (session.table) session.render(true);
   session.refresh();
 }
 

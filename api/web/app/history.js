@@ -1,27 +1,35 @@
 // history.js is the History tab: every round with every roll and its
 // result, and the audit (hash chain and replay of every round).
 
-import { h, replace, plural } from './dom.js';
+import { h, plural } from './dom.js';
 import * as api from './api.js';
 import { resultCard, turnsCard } from './result.js';
 
 /** historyTab lists the table's rounds, newest first, and the audit. */
-export async function historyTab(el, s) {
-  const [rounds, audit] = await Promise.allSettled([api.get(s.path('/rounds'), s.token), api.get(s.path('/audit'), s.token)]);
-  replace(el, auditCard(audit));
-  if (rounds.status === 'rejected') {
-    el.append(h('p.card.error', rounds.reason.message));
+export function historyTab(el, s) {
+  const data = s.load('history', async () => {
+    const [rounds, audit] = await Promise.allSettled([api.get(s.path('/rounds'), s.token), api.get(s.path('/audit'), s.token)]);
+    const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
+    return { rounds: plain(rounds), audit: plain(audit) };
+  });
+  if (!data) {
+    el.append(h('p.card.muted', 'Loading the history…'));
     return;
   }
-  if (!rounds.value.length) el.append(h('p.card', 'No rounds yet.'));
-  for (const r of [...rounds.value].reverse()) {
+  el.append(auditCard(data.audit));
+  if (data.rounds.error) {
+    el.append(h('p.card.error', data.rounds.error));
+    return;
+  }
+  if (!data.rounds.value.length) el.append(h('p.card', 'No rounds yet: they show here as soon as the first one starts.'));
+  for (const r of [...data.rounds.value].reverse()) {
     el.append(r.result ? resultCard(s, r) : h('section.card', h('h2', `Round ${r.number}`), h('p', 'In play.')),
       turnsCard(s, r, ''));
   }
 }
 
 function auditCard(audit) {
-  if (audit.status === 'rejected') return h('p.card.error', `Audit unavailable: ${audit.reason.message}`);
+  if (audit.error) return h('p.card.error', `Audit unavailable: ${audit.error}`);
   const a = audit.value;
   const bad = (a.rounds || []).filter((r) => !r.ok);
   return h('section.card.audit', { 'data-testid': 'audit', class: a.ok ? 'ok' : 'bad' },

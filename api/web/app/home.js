@@ -16,7 +16,8 @@ export function homeScreen(main) {
     saved.length > 0 && h('section.card', h('h2', 'Your tables'),
       saved.map((t) => h('a.button.row', { href: `#t=${t.id}` },
         h('span', t.name || `Table ${t.id}`),
-        h('span.muted', t.role === 'host' ? 'host' : t.role === 'player' ? `as ${t.playerName || 'player'}` : 'read only')))));
+        h('span.muted', (t.role === 'host' ? 'host' : t.role === 'player' ? `as ${t.playerName || 'player'}` : 'read only') +
+          (t.closed ? ' · closed' : ''))))));
 }
 
 /** startScreen is the form that makes a table. */

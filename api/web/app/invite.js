@@ -1,8 +1,10 @@
 // invite.js is the Invite tab: the join code in big letters and a QR code of
 // the join link, which lists the seats nobody has claimed yet so a new phone
-// can claim one with a single tap.
+// can claim one with a single tap; and the seats, where the host seats a
+// latecomer and a player leaves (see seats.js).
 
 import { h, svg } from './dom.js';
+import { seatCard, seatsCard } from './seats.js';
 import qrcode from './vendor/qrcode.mjs';
 
 /** joinLink is the link other phones open to join this table. */
@@ -12,22 +14,26 @@ export function joinLink(s) {
   return `${location.origin}/#${q}`;
 }
 
-/** inviteTab shows the code, the QR code and who has joined. */
+/** inviteTab shows the code, the QR code and the seats, with seating and leaving. */
 export function inviteTab(el, s) {
+  const closed = s.table.status === 'closed';
   const code = s.table.joinCode || s.saved.code;
-  if (!code) {
+  if (closed) {
+    el.append(h('section.card', h('h2', 'This table is closed'), h('p', 'Nobody can join it any more. The final balances are on the Money tab.'),
+      h('a.button', { href: `#t=${s.id}&tab=money` }, 'See the money')));
+  } else if (!code) {
     el.append(h('section.card', h('p', 'This phone has no join code for the table.')));
-    return;
+  } else {
+    const link = joinLink(s);
+    el.append(h('section.card.invite',
+      h('h2', 'Join this table'),
+      h('p.code', { 'data-testid': 'join-code' }, code),
+      h('div.qr', { 'data-testid': 'qr' }, qrSvg(link)),
+      h('p.muted.small', 'Scan with the phone camera, or open Tally and type the code.'),
+      navigator.share && h('button.ghost', { type: 'button', onclick: () => navigator.share({ title: 'Tally', url: link }).catch(() => {}) }, 'Share the link')));
   }
-  const link = joinLink(s);
-  el.append(h('section.card.invite',
-    h('h2', 'Join this table'),
-    h('p.code', { 'data-testid': 'join-code' }, code),
-    h('div.qr', { 'data-testid': 'qr' }, qrSvg(link)),
-    h('p.muted.small', 'Scan with the phone camera, or open Tally and type the code.'),
-    navigator.share && h('button.ghost', { type: 'button', onclick: () => navigator.share({ title: 'Tally', url: link }).catch(() => {}) }, 'Share the link')),
-  h('section.card', h('h2', 'Seats'), h('ul.scores', s.table.players.map((p) =>
-    h('li', h('span', `${p.seat}. ${p.name}`), h('b', p.leftAt ? 'left' : p.claimed ? 'joined' : 'open'))))));
+  if (s.role === 'host' && !closed) el.append(seatCard(s));
+  el.append(seatsCard(s, closed));
 }
 
 // qrSvg draws text as a QR code: black modules on white with the quiet zone

@@ -1,26 +1,51 @@
-// money.js is the Money tab: balances, and the settle-up plan with a "mark
-// paid" button for each payment (the host, or the player being paid).
+// money.js is the Money tab: balances, the settle-up plan with a "mark
+// paid" button for each payment (the host, or the player being paid), the
+// host's buy-ins and cash-outs, and closing the table at the end of the night.
 
-import { h, replace } from './dom.js';
+import { h } from './dom.js';
 import * as api from './api.js';
+import { cashCard, closeCard } from './host.js';
 
-/** moneyTab shows balances and who owes whom. */
-export async function moneyTab(el, s) {
-  const cur = s.table.currency;
-  const [bal, plan] = await Promise.allSettled([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token)]);
-  if (bal.status === 'rejected') {
-    replace(el, h('p.card.error', bal.reason.message));
+/** moneyTab shows balances and who owes whom, drawn from what was last fetched. */
+export function moneyTab(el, s) {
+  const data = s.load('money', () => loadMoney(s));
+  if (!data) {
+    el.append(h('p.card.muted', 'Loading the balances…'));
     return;
   }
-  const b = bal.value;
-  replace(el,
-    h('section.card', { 'data-testid': 'balances' }, h('h2', 'Balances'),
-      h('ul.scores', b.players.map((p) => h('li', { class: p.left ? 'left' : '' },
-        h('span', p.name), h('b', { class: p.balance > 0 ? 'plus' : p.balance < 0 ? 'minus' : '' }, signed(p.balance, cur))))),
-      b.pot > 0 && h('p', `In the pot: ${b.pot} ${cur}.`)),
-    settleCard(s, plan, cur),
-    h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) },
-      'Download the ledger (CSV)')));
+  const cur = s.table.currency;
+  const closed = s.table.status === 'closed';
+  if (data.balances.error) {
+    el.append(h('p.card.error', data.balances.error));
+  } else {
+    el.append(balancesCard(data.balances.value, cur, closed));
+  }
+  el.append(settleCard(s, data.plan, cur));
+  if (s.role === 'host') el.append(cashCard(s));
+  el.append(h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) },
+    'Download the ledger (CSV)')));
+  if (s.role === 'host' && !closed) el.append(closeCard(s));
+}
+
+// loadMoney reads the balances and the settle-up plan as plain data, so that
+// two answers can be compared and a refusal shown in words.
+async function loadMoney(s) {
+  const [bal, plan] = await Promise.allSettled([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token)]);
+  const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message, type: r.reason.type || '' });
+  return { balances: plain(bal), plan: plain(plan) };
+}
+
+// balancesCard lists what the table owes each player (plus) or each player
+// owes (minus), the pot, and the cash the bank holds after buy-ins.
+function balancesCard(b, cur, closed) {
+  return h('section.card', { 'data-testid': 'balances' }, h('h2', closed ? 'Final balances' : 'Balances'),
+    closed && h('p.muted', 'The table is closed: these are the night’s results.'),
+    h('ul.scores', b.players.map((p) => h('li', { class: p.left ? 'left' : '' },
+      h('span', p.name, p.left ? h('small.muted', ' (left)') : null),
+      h('b', { class: p.balance > 0 ? 'plus' : p.balance < 0 ? 'minus' : '' }, signed(p.balance, cur))))),
+    b.pot > 0 && h('p', `In the pot: ${b.pot} ${cur}.`),
+    b.bank < 0 && h('p', { 'data-testid': 'bank' }, `The bank holds ${-b.bank} ${cur} in cash from buy-ins.`),
+    b.bank > 0 && h('p', { 'data-testid': 'bank' }, `The bank has paid out ${b.bank} ${cur} more than it took in.`));
 }
 
 // downloadLedger saves GET ledger.csv; a plain link cannot carry the token.
@@ -42,9 +67,10 @@ function signed(n, cur) {
 // settleCard lists the payments that square everyone up.
 function settleCard(s, plan, cur) {
   const card = h('section.card', { 'data-testid': 'settle' }, h('h2', 'Settle up'));
-  if (plan.status === 'rejected') {
-    const e = plan.reason;
-    card.append(h('p', e.type === '/problems/pot-not-empty' ? `Settle up once the pot is empty: ${e.message}` : e.message));
+  if (plan.error) {
+    card.append(h('p', plan.type === '/problems/pot-not-empty'
+      ? 'Settle up once the pot is empty: it carries over to the next round, or goes back to the players when the table closes.'
+      : plan.error));
     return card;
   }
   const p = plan.value;
@@ -70,14 +96,15 @@ async function markPaid(s, ui, key, pay) {
   if (!st.request) st.request = api.write(s.path('/payments'), body, s.token);
   st.busy = true;
   st.error = '';
-  s.render();
+  s.render(true);
   try {
     await api.send(st.request);
+    await s.reload('money');
     delete ui[key];
   } catch (err) {
     st.busy = false;
     st.error = err.message;
     if (err instanceof api.Problem) st.request = null;
   }
-  s.render();
+  s.render(true);
 }

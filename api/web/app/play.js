@@ -14,7 +14,12 @@ export function playTab(el, s) {
   const t = s.table;
   const r = s.round;
   if (t.status === 'closed') {
-    el.append(h('section.card', h('h2', 'This table is closed'), h('p', 'See Money for who owes whom.')));
+    const when = t.closedAt ? new Date(t.closedAt).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : '';
+    el.append(h('section.card', { 'data-testid': 'closed-card' }, h('h2', 'This table is closed'),
+      h('p', `${when ? `Closed ${when}. ` : ''}No more rounds: the final balances and who pays whom are on the Money tab.`),
+      h('a.button.primary', { href: `#t=${s.id}&tab=money` }, 'See the final balances')));
+    if (t.game && t.game.totals) el.append(gameCard(s, t));
+    if (r && r.result) el.append(resultCard(s, r));
     return;
   }
   if (t.game && t.game.totals) el.append(gameCard(s, t));

@@ -59,6 +59,9 @@ async function start(s, ui, rollOff) {
   } catch (err) {
     ui.busy = false;
     ui.error = err.message;
+    // A player who cannot cover the ante at a no-overdraft table needs a
+    // buy-in first, which the host records on the Money tab.
+    if (err.type === '/problems/insufficient-funds') ui.error += s.role === 'host' ? ' Record a buy-in on the Money tab first.' : ' Buy in with the host first.';
     if (err instanceof api.Problem) ui.request = null;
     s.render();
   }

@@ -78,17 +78,33 @@ func (p *phone) tap(sel string) {
 		if err == nil {
 			return
 		}
-		redrawn := strings.Contains(err.Error(), "Could not find node") || strings.Contains(err.Error(), "No node with given id")
-		if try == 3 || !redrawn {
+		if try == 3 || !redrawn(err) {
 			p.t.Fatalf("%s: tap %s: %v", p.name, sel, err)
 		}
 	}
 }
 
-// typeInto replaces an input's value by typing, as a thumb would.
+// typeInto replaces an input's value by typing, as a thumb would. Like tap,
+// it finds the field again if a redraw replaced it before the typing began.
 func (p *phone) typeInto(sel, text string) {
 	p.t.Helper()
-	p.do(chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+	for try := 1; ; try++ {
+		ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+		err := chromedp.Do(ctx, chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try == 3 || !redrawn(err) {
+			p.t.Fatalf("%s: type into %s: %v", p.name, sel, err)
+		}
+	}
+}
+
+// redrawn says whether a step failed because the node it found was
+// replaced by a redraw.
+func redrawn(err error) bool {
+	return strings.Contains(err.Error(), "Could not find node") || strings.Contains(err.Error(), "No node with given id")
 }
 
 // enter taps dice faces on the entry pad.
@@ -149,9 +165,12 @@ const layoutJS = `(() => {
   return {width: document.documentElement.scrollWidth, small};
 })()`
 
-// shot saves a screenshot and checks the layout of what is on screen.
+// shot saves a screenshot of the whole page and checks the layout of what
+// is on screen. The page is scrolled to the top first: a full-page capture
+// of a scrolled page paints the sticky header halfway down.
 func (p *phone) shot(name string) {
 	p.t.Helper()
+	eval[bool](p, `(window.scrollTo(0, 0), true)`)
 	layout := eval[struct {
 		Width int      `json:"width"`
 		Small []string `json:"small"`

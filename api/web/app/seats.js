@@ -1,0 +1,116 @@
+// seats.js changes who sits at the table between rounds: the host seats a
+// latecomer (who then claims the seat from the QR code or with the code), and
+// a player leaves, by the host's phone or their own, after a confirmation,
+// since leaving cannot be undone. A player who left keeps their balance for
+// settling up.
+
+import { h } from './dom.js';
+import * as api from './api.js';
+
+// seatsLocked says why seats cannot change right now, or '' when they can.
+function seatsLocked(t) {
+  if (t.currentRound) return `Seats change between rounds: once round ${t.currentRound} is settled.`;
+  const begun = t.roundsPlayed > 0;
+  if (t.game && !t.game.over && begun && t.ruleset.goal && t.ruleset.goal.kind !== 'round') {
+    return 'Nobody joins or leaves a game of rounds until it is won, so the totals still compare.';
+  }
+  return '';
+}
+
+/** seatCard is the host's form to seat a latecomer at the end of the seat order. */
+export function seatCard(s) {
+  const ui = s.ui.seat || (s.ui.seat = { name: '' });
+  const locked = seatsLocked(s.table);
+  const submit = (e) => {
+    e.preventDefault();
+    seat(s, ui);
+  };
+  return h('form.card', { 'data-testid': 'seat-card', onsubmit: submit },
+    h('h2', 'Seat a latecomer'),
+    h('p.muted.small', 'They sit last in the order and play from the next round; their phone then joins with the code.'),
+    h('input', { type: 'text', name: 'seat-name', maxlength: 40, placeholder: 'Their name', 'aria-label': 'latecomer name',
+      autocomplete: 'off', value: ui.name, oninput: (e) => { ui.name = e.target.value; } }),
+    locked && h('p.muted', { 'data-testid': 'seats-locked' }, locked),
+    h('button.primary', { type: 'submit', 'data-testid': 'seat', disabled: ui.busy || !!locked }, ui.busy ? 'Seating…' : 'Seat them'),
+    ui.done && h('p.ok', { role: 'status', 'data-testid': 'seat-done' }, ui.done),
+    ui.error && h('p.error', { role: 'alert', 'data-testid': 'seat-error' }, ui.error));
+}
+
+// seat sends POST players; the key is kept across retries of the same name.
+async function seat(s, ui) {
+  const name = ui.name.trim();
+  ui.done = '';
+  if (!name) {
+    ui.error = 'Type their name first.';
+    s.render(true);
+    return;
+  }
+  if (!ui.request || ui.request.body.name !== name) ui.request = api.write(s.path('/players'), { name }, s.token);
+  ui.busy = true;
+  ui.error = '';
+  s.render(true);
+  try {
+    const p = await api.send(ui.request);
+    ui.done = `${p.name} sits in seat ${p.seat}. Their phone can now scan the code above.`;
+    ui.name = '';
+    ui.request = null;
+    s.table.players = [...s.table.players.filter((x) => x.id !== p.id), p];
+  } catch (err) {
+    ui.error = 'Not seated: ' + err.message;
+    if (err instanceof api.Problem) ui.request = null;
+  }
+  ui.busy = false;
+  s.render(true);
+  s.refresh();
+}
+
+/** seatsCard lists the seats; the host may take anyone off, a player only themselves. */
+export function seatsCard(s, closed) {
+  const ui = s.ui.leave || (s.ui.leave = {});
+  const locked = seatsLocked(s.table);
+  const mayLeave = (p) => !closed && !p.leftAt && (s.role === 'host' || (s.role === 'player' && s.me === p.id));
+  const status = (p) => (p.leftAt ? 'left' : p.claimed ? 'joined' : 'open');
+  return h('section.card', { 'data-testid': 'seats' }, h('h2', 'Seats'),
+    h('ul.scores.seatlist', s.table.players.map((p) => h('li', { class: p.leftAt ? 'left' : '', dataset: { player: p.id, name: p.name } },
+      h('div.seatrow',
+        h('span', `${p.seat}. ${p.name}`, s.me === p.id ? h('small.muted', ' (you)') : null),
+        h('b', status(p)),
+        mayLeave(p) && ui.confirm !== p.id && h('button.ghost.small', { type: 'button', 'data-testid': 'leave',
+          disabled: !!locked || ui.busy, onclick: () => { Object.assign(ui, { confirm: p.id, error: '' }); s.render(true); } },
+        s.me === p.id ? 'Leave' : 'Remove')),
+      ui.confirm === p.id && leaveConfirm(s, ui, p, locked)))),
+    s.table.players.some(mayLeave) && locked && h('p.muted.small', locked),
+    ui.error && h('p.error', { role: 'alert', 'data-testid': 'leave-error' }, ui.error));
+}
+
+// leaveConfirm asks once more before a player leaves for good.
+function leaveConfirm(s, ui, p, locked) {
+  const you = s.me === p.id;
+  return h('div.confirm', { 'data-testid': 'leave-confirm' },
+    h('p', you ? 'Leave the table? You sit out every round from now on; your balance stays for settling up.'
+      : `${p.name} leaves the table: they sit out every round from now on; their balance stays for settling up.`),
+    h('div.actions',
+      h('button.danger', { type: 'button', 'data-testid': 'leave-yes', disabled: ui.busy || !!locked, onclick: () => leave(s, ui, p) },
+        ui.busy ? 'Saving…' : you ? 'Yes, I leave' : `Yes, ${p.name} leaves`),
+      h('button', { type: 'button', disabled: ui.busy, onclick: () => { ui.confirm = 0; ui.request = null; s.render(true); } }, 'Cancel')));
+}
+
+// leave sends POST leave; the key is kept across retries for this player.
+async function leave(s, ui, p) {
+  const path = s.path(`/players/${p.id}/leave`);
+  if (!ui.request || ui.request.path !== path) ui.request = api.write(path, undefined, s.token);
+  ui.busy = true;
+  ui.error = '';
+  s.render(true);
+  try {
+    const left = await api.send(ui.request);
+    s.table.players = s.table.players.map((x) => (x.id === left.id ? left : x));
+    Object.assign(ui, { confirm: 0, request: null });
+  } catch (err) {
+    ui.error = `${p.name} has not left: ${err.message}`;
+    if (err instanceof api.Problem) ui.request = null;
+  }
+  ui.busy = false;
+  s.render(true);
+  s.refresh();
+}
