@@ -87,3 +87,79 @@ func TestReviewOddIdempotencyKeys(t *testing.T) {
 	}
 	s.expectMoney(0, map[string]int64{"Ann": 5})
 }
+
+// TestReviewOddNumbersRefused sends ids and numbers at and past the edges
+// of their types in paths, bodies and query strings: each must be a 4xx
+// problem that names the field and changes nothing.
+func TestReviewOddNumbersRefused(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"preset": "classic", "options": map[string]any{"progressive": true},
+		"players": []string{"Ann", "Bob"}})
+	ann := s.id("Ann")
+	huge := "9223372036854775807"
+	past := "9223372036854775808"
+	raw := func(method, path, body string) req {
+		r := req{method: method, path: path, token: s.tb.Host, invalid: true}
+		if body != "" {
+			r.raw = []byte(body)
+		}
+		return r
+	}
+	cases := []req{
+		raw(http.MethodGet, "/v1/tables/"+past, ""),
+		raw(http.MethodGet, "/v1/tables/-1", ""),
+		raw(http.MethodGet, s.tb.path("%s", "/rounds/"+past), ""),
+		raw(http.MethodGet, s.tb.path("/rounds/0"), ""),
+		raw(http.MethodGet, s.tb.path("%s", "/rounds/"+huge), ""),
+		raw(http.MethodPost, s.tb.path("%s", "/players/"+past+"/leave"), ""),
+		raw(http.MethodPost, s.tb.path("%s", "/players/"+huge+"/leave"), ""),
+		raw(http.MethodGet, s.tb.path("%s", "/events?after="+past), ""),
+		raw(http.MethodGet, s.tb.path("/events?after=-1"), ""),
+		raw(http.MethodGet, s.tb.path("%s", "/events?limit="+past), ""),
+		raw(http.MethodPost, s.tb.path("/deposits"), `{"player":`+huge+`,"amount":5}`),
+		raw(http.MethodPost, s.tb.path("/deposits"), `{"player":`+past+`,"amount":5}`),
+		raw(http.MethodPost, s.tb.path("/deposits"), `{"player":1,"amount":`+huge+`}`),
+		raw(http.MethodPost, s.tb.path("/deposits"), `{"player":1,"amount":1e400}`),
+		raw(http.MethodPost, s.tb.path("/deposits"), `{"player":1,"amount":1.5}`),
+		raw(http.MethodPost, s.tb.path("/deposits"), `{"player":1,"amount":-5}`),
+		raw(http.MethodPost, s.tb.path("/payments"), `{"from":0,"to":0,"amount":5}`),
+		raw(http.MethodPost, s.tb.path("/payments"), `{"from":-1,"to":1,"amount":5}`),
+		raw(http.MethodPost, s.tb.path("/payments"), `{"from":1,"to":`+huge+`,"amount":5}`),
+		raw(http.MethodPost, s.tb.path("/rounds"), `{"declared":`+huge+`}`),
+		raw(http.MethodPost, s.tb.path("/rounds"), `{"declared":-3}`),
+		raw(http.MethodPost, s.tb.path("/rounds"), `{"rollOff":[{"player":`+huge+`,"dice":[1,2,3,4,5]}]}`),
+		raw(http.MethodPost, "/v1/tables", `{"options":{"ante":`+past+`}}`),
+		raw(http.MethodPost, "/v1/tables", `{"options":{"goal":{"kind":"points","target":`+huge+`}}}`),
+		raw(http.MethodPost, "/v1/tables", `{"preset":"scarne","options":{"goal":{"kind":"rounds","target":`+huge+`}}}`),
+		raw(http.MethodPost, "/v1/tables", `{"preset":"scarne","options":{"goal":{"kind":"points","target":-1}}}`),
+		raw(http.MethodPost, "/v1/odds", `{"preset":"bar","rollsLeft":`+huge+`}`),
+		raw(http.MethodPost, "/v1/odds", `{"preset":"bar","later":`+huge+`}`),
+		raw(http.MethodPost, "/v1/odds", `{"preset":"bar","banked":[6,5,4],"cargo":[6,6],"rollsLeft":1,"point":`+huge+`}`),
+		raw(http.MethodPost, "/v1/check-turn", `{"preset":"bar","rolls":[{"dice":[`+huge+`,1,1,1,1]}]}`),
+		raw(http.MethodPost, "/v1/check-turn", `{"preset":"bar","rolls":[{"dice":[6,5,4,1,2],"rethrow":[`+huge+`]},{"dice":[1,1]}]}`),
+	}
+	for _, r := range cases {
+		before := s.snapshot()
+		out := s.c.do(t, r)
+		if out.status < 400 || out.status >= 500 {
+			t.Errorf("%s %s %s: %d %s, want a 4xx problem", r.method, r.path, r.raw, out.status, out.body)
+			continue
+		}
+		s.unchanged(before, r.method+" "+r.path+" "+string(r.raw))
+	}
+	// The progressive round starts with a declared score the rules allow.
+	rd := s.start(map[string]any{"declared": 9})
+	if rd.Turn != ann {
+		t.Fatalf("round 1 = %+v", rd)
+	}
+	// Ids that are not the round's players are refused in the round too.
+	for _, body := range []string{`{"player":` + huge + `,"kind":"stand"}`, `{"player":-1,"kind":"stand"}`,
+		`{"player":1,"kind":"roll","dice":[6,5,4,1,2],"rethrow":[` + past + `]}`} {
+		before := s.snapshot()
+		out := s.c.do(t, raw(http.MethodPost, s.tb.path("/rounds/1/actions"), body))
+		if out.status < 400 || out.status >= 500 {
+			t.Errorf("action %s: %d %s, want a 4xx problem", body, out.status, out.body)
+		}
+		s.unchanged(before, "action "+body)
+	}
+}

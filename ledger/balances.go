@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tally-dice/tally/db"
@@ -107,7 +108,9 @@ var csvHeader = []string{"transaction_id", "created_at", "kind", "round_id", "me
 
 // WriteCSV writes a statement as CSV, one row per posting (a transaction
 // with no postings, a carry-over marker, gets one row with an empty
-// account), so it opens in any spreadsheet.
+// account), so it opens in any spreadsheet. Names and memos that a
+// spreadsheet would run as a formula are written with a leading apostrophe
+// (textCell).
 func WriteCSV(w io.Writer, statement []Transaction) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -118,7 +121,7 @@ func WriteCSV(w io.Writer, statement []Transaction) error {
 		if t.RoundID != nil {
 			round = strconv.FormatInt(*t.RoundID, 10)
 		}
-		head := []string{strconv.FormatInt(t.ID, 10), t.CreatedAt.UTC().Format(time.RFC3339Nano), string(t.Kind), round, t.Memo}
+		head := []string{strconv.FormatInt(t.ID, 10), t.CreatedAt.UTC().Format(time.RFC3339Nano), string(t.Kind), round, textCell(t.Memo)}
 		if len(t.Postings) == 0 {
 			if err := cw.Write(append(head, "", "", "", "0")); err != nil {
 				return err
@@ -129,7 +132,7 @@ func WriteCSV(w io.Writer, statement []Transaction) error {
 			if p.PlayerID != 0 {
 				player = strconv.FormatInt(p.PlayerID, 10)
 			}
-			row := append(head[:len(head):len(head)], p.Account, player, p.Name, strconv.FormatInt(p.Amount, 10))
+			row := append(head[:len(head):len(head)], p.Account, player, textCell(p.Name), strconv.FormatInt(p.Amount, 10))
 			if err := cw.Write(row); err != nil {
 				return err
 			}
@@ -137,6 +140,18 @@ func WriteCSV(w io.Writer, statement []Transaction) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// textCell makes a text cell safe to open in a spreadsheet: players choose
+// their own names, and a cell starting with =, +, -, @, a tab or a carriage
+// return is run as a formula by Excel, LibreOffice and Sheets (CSV
+// injection). Such a cell gets a leading apostrophe, which spreadsheets
+// show as text; amounts are numbers and are written as they are.
+func textCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // tableErr turns a missing table into ErrTableNotFound.
