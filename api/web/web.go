@@ -8,7 +8,9 @@
 // session; api.js is the only door to the API; live.js keeps the table's
 // server-sent event stream open and refetches on every change; play.js,
 // start.js, money.js, history.js and invite.js are the tabs; the header with
-// the pot, the point and the hammer stays on every tab.
+// the pot, the point and the hammer stays on every tab. host.js holds the
+// host's money actions (buy-ins, cash-outs, closing the table) and seats.js
+// the seat changes (seating a latecomer, leaving).
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
@@ -45,6 +47,36 @@
 //     is what a reconnect sends first), when the phone wakes and when it comes
 //     back online; it redraws only when what it fetched differs, so a button
 //     is not replaced under a thumb for nothing.
+//   - Redraws while typing: a redraw from the live stream leaves the tab
+//     alone while one of its fields has the focus (only the header is
+//     redrawn), so an amount or a name being typed is not wiped and the
+//     keyboard stays open; the tab is redrawn once the field is left. The
+//     Money and History tabs draw from what they fetched last and redraw
+//     only when a new answer differs, so they neither flicker nor jump.
+//   - Seats: they change only between rounds (the API refuses a leave
+//     during a round, and any change during a game of rounds); the app greys
+//     the buttons out and says why. The host seats a latecomer on the Invite
+//     tab and may take anyone off; a player's phone may take only itself
+//     off. Leaving asks for a confirmation first, since it cannot be undone;
+//     a player who left keeps their balance for settling up and their phone
+//     reads on, marked "(left)".
+//   - Money: the host records buy-ins (cash handed to the host, who holds
+//     the bank) and cash-outs on the Money tab, for any player, including one
+//     who left. The balances say how much cash the bank holds. A write waits
+//     for the balances to be read again before it says "Recorded", so a paid
+//     debt is never offered for payment twice; a "Recorded" note is dropped
+//     when the tab changes. A refused ante at a no-overdraft table tells the
+//     host to record a buy-in first.
+//   - Closing: only the host closes, from the Money tab (the Play tab links
+//     there after a round), never during a round, and only after a second
+//     tap on a confirmation that says what closing does (the pot goes back
+//     to the last round's players; no more rounds, buy-ins or joins;
+//     cash-outs and settle-up payments still allowed). A closed table shows
+//     "Closed" in the header of every phone, the final balances and settle-up
+//     on Money, a closed card instead of the start button on Play, no QR
+//     code on Invite, cash-outs only, and "closed" on the home screen.
+//   - A table the server no longer knows (404) or whose token it no longer
+//     takes (401) can be removed from the phone's list.
 //   - Who may press what: the host's phone records for whoever's turn it is;
 //     a player's phone only for its own turns and its own claims; the audit
 //     token reads only. The advisor is shown only on the phone that records

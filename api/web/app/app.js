@@ -266,7 +266,11 @@ function openTable(id, tab) {
     session = new Session(saved);
     store.save({ id });
   }
-  session.tab = TABS[tab] ? tab : 'play';
+  const next = TABS[tab] ? tab : 'play';
+  // A "recorded" note belongs to the moment it was made: it does not wait
+  // on another tab to be read hours later.
+  if (next !== session.tab) for (const ui of Object.values(session.ui)) if (ui && ui.done) ui.done = '';
+  session.tab = next;
   if (session.table) session.render(true);
   session.refresh();
 }

@@ -81,6 +81,11 @@ export function closeCard(s) {
         'Close the table…'));
     return card;
   }
+  if (ui.scroll) {
+    // Arrived from the Play tab's "close the table" button: show the question.
+    ui.scroll = false;
+    requestAnimationFrame(() => card.scrollIntoView({ block: 'center' }));
+  }
   const pot = t.pot > 0 ? `The ${t.pot} ${t.currency} in the pot go back to the players of the last round.` : 'The pot is empty.';
   card.append(h('p.big', { 'data-testid': 'close-confirm' }, `Close “${t.name}” for good?`),
     h('p', pot),

@@ -26,10 +26,18 @@ export function playTab(el, s) {
   if (!r || r.status === 'settled') {
     if (r) el.append(resultCard(s, r));
     if (!(t.game && t.game.over) && s.role !== 'audit') el.append(startCard(s));
+    if (s.role === 'host') el.append(endNight(s));
     if (r) el.append(turnsCard(s, r, `Round ${r.number}: every throw`));
     return;
   }
   el.append(turnCard(s, r), turnsCard(s, r));
+}
+
+// endNight takes the host to the Money tab's close confirmation: closing
+// happens there, next to the balances it settles.
+function endNight(s) {
+  return h('section.card', h('a.button.ghost', { href: `#t=${s.id}&tab=money`, 'data-testid': 'end-night',
+    onclick: () => { s.ui.close = { confirm: true, scroll: true }; } }, 'Done for the night? Close the table…'));
 }
 
 // entryFor keeps what this phone is entering for the current throw; it is

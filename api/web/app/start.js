@@ -58,7 +58,7 @@ async function start(s, ui, rollOff) {
     s.setRound(round);
   } catch (err) {
     ui.busy = false;
-    ui.error = err.message;
+    ui.error = 'Not started: ' + err.message.replace(/([^.!?])$/, '$1.');
     // A player who cannot cover the ante at a no-overdraft table needs a
     // buy-in first, which the host records on the Money tab.
     if (err.type === '/problems/insufficient-funds') ui.error += s.role === 'host' ? ' Record a buy-in on the Money tab first.' : ' Buy in with the host first.';

@@ -1,8 +1,10 @@
 // Package browsertest drives the phone web app (package web) in a real
 // headless Chromium against the real API on a fresh database: two phones at
 // 390x844 play a round, watch each other's rolls arrive live, see the
-// engine refuse a bad entry, and settle up. Each screen is saved as a PNG
-// under artifacts/screenshots/ at the repository root.
+// engine refuse a bad entry, and settle up; the host's phone takes buy-ins,
+// seats a latecomer, takes players off, closes the table and pays out; a
+// round of six is played. Each screen is saved as a PNG under
+// artifacts/screenshots/ at the repository root, scrolled to the top.
 //
 // Chromium is found through $CHROMIUM or as chromium, chromium-browser or
 // google-chrome on the PATH. Without it the tests fail (they are never

@@ -169,3 +169,46 @@ func TestHostRunsTheNight(t *testing.T) {
 	host.open("/")
 	host.waitText("main", "host · closed")
 }
+
+// TestCrowdedTable: at a table of seven, one player takes himself off from
+// his own phone before the round, and the host records a round of six with a
+// long name in the hammer's seat; the screen must stay one column wide.
+func TestCrowdedTable(t *testing.T) {
+	srv := startServer(t)
+	names := []string{"Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gwendolyn-Marie"}
+	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": names})
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	finn := newPhone(t, browser, srv.URL, "finn")
+	finn.open("/#join=" + m.JoinCode + "&seat=Finn")
+	finn.tap(`button.seat[data-name="Finn"]`)
+	finn.waitText(`header .role`, "You: Finn")
+
+	// Finn's phone offers only Finn's own seat to leave.
+	finn.tap(`[data-testid=go-invite]`)
+	finn.waitFor("Finn's leave button", `document.querySelectorAll('[data-testid=leave]').length === 1 && `+
+		`!!document.querySelector('[data-testid=seats] li[data-name="Finn"] [data-testid=leave]')`)
+	finn.tap(`[data-testid=leave]`)
+	finn.waitText(`[data-testid=leave-confirm]`, "Leave the table?")
+	finn.tap(`[data-testid=leave-yes]`)
+	finn.waitText(`header .role`, "You: Finn (left)")
+	host.tap(`[data-testid=go-invite]`)
+	host.waitFor("Finn gone on the host's phone", seatText("Finn")+`.includes('left')`)
+	host.tap(`[data-testid=go-play]`)
+
+	host.tap(`[data-testid=start-round]`)
+	host.waitText(`[data-testid=whose-turn]`, "Ann")
+	if n := eval[int](host, `document.querySelectorAll('.turnrow').length`); n != 6 {
+		t.Fatalf("the round has %d turn rows, want 6 (Finn left)", n)
+	}
+	host.waitText(`[data-testid=hammer] .value`, "Gwendolyn-Marie")
+	host.standFirst(6, 5, 4, 3, 3)
+	host.waitText(`[data-testid=whose-turn]`, "Bob")
+	host.standFirst(6, 5, 4, 2, 2)
+	host.waitText(`[data-testid=whose-turn]`, "Cy")
+	host.shot("six-players")
+	finn.tap(`[data-testid=go-play]`)
+	finn.waitText(`[data-testid=whose-turn]`, "Cy’s turn")
+	finn.shot("watching")
+}
