@@ -45,6 +45,17 @@ func readBody(c echo.Context) ([]byte, error) {
 	return body, nil
 }
 
+// readEmptyBody reads the body of a write that takes none: it must be
+// empty or {}, so that a field the caller thought meant something (say
+// {"force": true}) is refused instead of ignored.
+func readEmptyBody(c echo.Context) ([]byte, error) {
+	body, err := readBody(c)
+	if err != nil || body == nil {
+		return body, err
+	}
+	return body, decodeStrict(body, &struct{}{})
+}
+
 // decodeStrict decodes one JSON value into v, refusing unknown fields,
 // trailing data and values of the wrong type, with a message that names the
 // field at fault.

@@ -163,3 +163,21 @@ func TestReviewOddNumbersRefused(t *testing.T) {
 		s.unchanged(before, "action "+body)
 	}
 }
+
+// TestReviewBodiesOfBodylessWrites: close and leave take no body, and read
+// whatever was sent without looking at it, so a clumsy client's
+// {"force":true} or plain garbage closed the table. A body there must be
+// empty or {}, like every other body with unknown fields.
+func TestReviewBodiesOfBodylessWrites(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"players": []string{"Ann", "Bob"}})
+	for _, path := range []string{s.tb.path("/close"), s.tb.path("/players/%d/leave", s.id("Bob"))} {
+		s.refused(req{method: http.MethodPost, path: path, token: s.tb.Host, raw: []byte(`{"force":true}`), invalid: true},
+			http.StatusBadRequest, "/problems/malformed-request", "unknown field")
+		s.refused(req{method: http.MethodPost, path: path, token: s.tb.Host, raw: []byte(`not json`), invalid: true},
+			http.StatusBadRequest, "/problems/malformed-request", "JSON")
+	}
+	s.must(http.StatusOK, req{method: http.MethodPost, path: s.tb.path("/players/%d/leave", s.id("Bob")), token: s.tb.Host,
+		raw: []byte(`{}`), invalid: true}, nil)
+	s.must(http.StatusOK, req{method: http.MethodPost, path: s.tb.path("/close"), token: s.tb.Host}, nil)
+}

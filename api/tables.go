@@ -66,7 +66,7 @@ func (s *server) getTable(c echo.Context) error {
 
 // closeTable serves POST /v1/tables/:tableId/close.
 func (s *server) closeTable(c echo.Context) error {
-	body, err := readBody(c)
+	body, err := readEmptyBody(c)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *server) leaveTable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := readBody(c)
+	body, err := readEmptyBody(c)
 	if err != nil {
 		return err
 	}
