@@ -50,19 +50,24 @@ function turnRow(s, r, t) {
   if (t.automaticWon) tags.push('automatic!');
   return h('div.turnrow', { class: now ? 'now' : '', 'data-player': t.player },
     h('div.who', h('b', s.name(t.player)), tags.length ? h('span.tag', tags.join(' · ')) : null,
-      h('span.state', stateText(t, o))),
+      h('span.state', stateText(t, o, r.claimableAutomatic === t.player))),
     h('div.rolls', o.rolls.map((roll) => roll.sealed ? cup() :
       h('span.roll', { class: roll.closed ? 'closed' : '', title: roll.closed ? 'thrown under the cup' : null },
         dice(roll.roll.dice || [], roll.banked || [])))));
 }
 
-function stateText(t, o) {
+// stateText says where a turn stands. An automatic is named as what it
+// became: the winner, still claimable, or (unclaimed in time) a plain score.
+function stateText(t, o, claimable) {
   if (t.status === 'waiting') return 'waiting';
   if (t.status === 'forfeited') return 'forfeited';
   if (o.sealed) return 'under the cup';
   if (!o.over) return o.qualified ? `cargo ${o.score}` : 'throwing';
   if (!o.qualified) return 'no score';
-  return `scored ${o.score}${o.automatic ? ' (automatic)' : ''}${o.stood ? ', stood' : ''}`;
+  let auto = '';
+  if (t.automaticWon) auto = ' (automatic)';
+  else if (o.automatic) auto = claimable ? ' (automatic: claim it before the next throw)' : ' (automatic not claimed: a plain score)';
+  return `scored ${o.score}${auto}${o.stood ? ', stood' : ''}`;
 }
 
 /** gameCard shows a game of rounds' running totals and its goal. */
