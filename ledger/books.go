@@ -206,10 +206,15 @@ func mergeLines(lines []line) []line {
 
 // checkFunds refuses, at a no_overdraft table, lines that would take a
 // player below zero; and, at every table, lines that would overdraw the pot
-// (the pot is the players' money in the middle and cannot owe anyone).
+// (the pot is the players' money in the middle and cannot owe anyone) or
+// take any account beyond MaxBalance.
 func (b *books) checkFunds(ctx context.Context, tx pgx.Tx, lines []line) error {
 	for _, l := range lines {
 		after := b.balance(l.ref) + l.amount
+		if after > MaxBalance || after < -MaxBalance {
+			return fmt.Errorf("%w: %s would hold %d %s, beyond the limit of %d either side of zero",
+				ErrInvalidAmount, accountName(l.ref), after, b.table.Currency, MaxBalance)
+		}
 		if l.amount >= 0 || after >= 0 {
 			continue
 		}
@@ -226,6 +231,18 @@ func (b *books) checkFunds(ctx context.Context, tx pgx.Tx, lines []line) error {
 		}
 	}
 	return nil
+}
+
+// accountName names an account in an error: "player 7", "the pot", "the
+// bank".
+func accountName(ref db.AccountRef) string {
+	switch ref.Kind {
+	case db.AccountPot:
+		return "the pot"
+	case db.AccountWorld:
+		return "the bank"
+	}
+	return fmt.Sprintf("player %d", ref.PlayerID)
 }
 
 // eventPayload is what the audit log records of a transaction.

@@ -54,6 +54,10 @@
 //     player is what counts, so a player who pays and is paid in the same
 //     round settlement is judged on the difference. The pot may never go
 //     below zero at any table.
+//   - Limits: one movement line is 1 to MaxAmount; no account (players, pot,
+//     bank) may go beyond MaxBalance either side of zero (ErrInvalidAmount),
+//     so sums over a table's accounts are exact in int64 and no balance
+//     reaches PostgreSQL's bigint limit.
 //   - The bank takes part in settle-ups and settlement payments (as
 //     PlayerID Bank, i.e. 0) but never in game payments.
 //

@@ -28,6 +28,14 @@ type Payment struct {
 // stake (10^15 cents is ten trillion dollars).
 const MaxAmount int64 = 1_000_000_000_000_000
 
+// MaxBalance bounds every account of a table, the pot and the bank
+// included, on both sides of zero: a hundred of the largest movements. With
+// at most a few dozen accounts per table, any sum of them (the audit's
+// total, a settle-up) stays far inside int64, and no balance can reach the
+// limit of PostgreSQL's bigint, which would turn every later request on the
+// account into an error.
+const MaxBalance int64 = 100 * MaxAmount
+
 // checkAmount refuses amounts outside 1..MaxAmount.
 func checkAmount(amount int64, what string) error {
 	if amount <= 0 || amount > MaxAmount {
