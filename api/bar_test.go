@@ -104,7 +104,9 @@ func TestBarAutomaticsAndClosedRolls(t *testing.T) {
 	s.act(bobTok, 2, roll(6, 5, 4, 1, 2))
 	rd = s.act(bobTok, 2, roll(6, 6))
 	openTo(t, rd, bob, []int{6, 6}, "Bob's own action response")
-	if rd.Claimable != bob || !rd.of(t, bob).Outcome.Rolls[1].Closed || rd.Turn != cy {
+	// Under the cup the turn stays Bob's until he claims or stands, as on any
+	// closed cargo, so nobody can tell a 6-6 from the turn moving on.
+	if rd.Claimable != bob || !rd.of(t, bob).Outcome.Rolls[1].Closed || rd.Turn != bob {
 		t.Fatalf("Bob's closed automatic: %+v", rd)
 	}
 	for who, tok := range others {
@@ -146,6 +148,9 @@ func TestBarAutomaticsAndClosedRolls(t *testing.T) {
 	s.act(cyTok, 3, roll(6, 5, 4, 1, 1))
 	if rd = s.act(cyTok, 3, roll(6, 6)); rd.Claimable != cy {
 		t.Fatalf("Cy may claim: %+v", rd)
+	}
+	if rd = s.act(cyTok, 3, map[string]any{"kind": "stand"}); rd.Claimable != cy || rd.Turn != ann {
+		t.Fatalf("Cy stood and may still claim until Ann throws: %+v", rd)
 	}
 	rd = s.act(annTok, 3, roll(6, 5, 4, 5, 5))
 	sealedFrom(t, rd, cy, "Ann's action response")

@@ -104,7 +104,8 @@ func TestLastPlayersClosedAutomaticWins(t *testing.T) {
 	// Nobody throws after Bob, so his closed 6-6 cannot go unclaimed: it
 	// wins as an automatic when the round ends.
 	s.act(s.tb.Host, 1, as(bob, roll(6, 5, 4, 1, 1)))
-	rd := s.act(s.tb.Host, 1, as(bob, roll(6, 6)))
+	s.act(s.tb.Host, 1, as(bob, roll(6, 6)))
+	rd := s.act(s.tb.Host, 1, as(bob, map[string]any{"kind": "stand"}))
 	expectResult(t, rd, "win", []int64{bob}, 2, 0)
 	if !rd.Result.Automatic || !rd.score(t, bob).Automatic || rd.score(t, ann).Forfeited {
 		t.Fatalf("round %+v", rd.Result)

@@ -67,8 +67,12 @@
 //   - An automatic is cargo of all 6s: 6-6, or 6-6-6 with ship-captain's
 //     three cargo dice. In a low game the automatic option is off unless the
 //     table turns it on; then the automatic is all 1s.
-//   - An automatic ends the turn: it is the best cargo there is and wins at
-//     once, so there is nothing left to decide.
+//   - An open automatic ends the turn: it is the best cargo there is and is
+//     claimed as it is recorded. A closed automatic with a roll left does not
+//     end the turn by itself: the player claims it (claim-automatic) or
+//     stands, exactly as on any other cargo under the cup, so a turn that
+//     stops under the cup gives nothing away. The player may even re-roll it
+//     away, and then it can no longer be claimed.
 //   - Automatics win only at tables that settle each round by best score: with
 //     a progressive pot the declared score is the only winning score, and in
 //     Scarne's game of rounds points accumulate. There 6-6 is a plain 12 and
@@ -87,10 +91,9 @@
 //     without the sequence complete is closed, even if it completes it.
 //   - A view (Round.View) shows another player's closed throws sealed: no
 //     dice, no banking, and no cargo, score or automatic for the turn, since
-//     a closed throw may have changed them; nor whether the player stood,
-//     since a turn that ends under the cup without a stand is an automatic
-//     still to be claimed; nor does its Next list the faces that may be
-//     re-rolled. What was thrown in the open stays
+//     a closed throw may have changed them; nor whether the player stood
+//     (only a third roll ends a closed turn without one); nor does its Next
+//     list the faces that may be re-rolled. What was thrown in the open stays
 //     visible. The point a view shows ignores sealed scores. The player's own
 //     view and Round.State show everything.
 //   - lift-cups: the player whose turn it is, having completed the sequence

@@ -180,7 +180,7 @@ func mutations(rng *rand.Rand, rs Ruleset, in TurnInput, o Outcome) []mutation {
 	switch {
 	case len(in.Rolls) == maxRolls:
 		out = append(out, mutation{"a fourth roll", extra, ErrTooManyRolls})
-	case o.Automatic || rs.Cargo == CargoNone:
+	case (o.Automatic && !o.Rolls[len(o.Rolls)-1].Closed) || rs.Cargo == CargoNone:
 		out = append(out, mutation{"a roll after the turn ended", extra, ErrTurnOver})
 	}
 	if !o.Qualified && rs.Family != FamilyMeier {

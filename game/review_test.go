@@ -21,7 +21,7 @@ func TestSealedViewHidesHowAClosedTurnEnded(t *testing.T) {
 		name    string
 		actions []Action
 	}{
-		{"closed automatic, not yet claimed", []Action{rollA("alice", 6, 5, 4, 1, 2), rollA("alice", 6, 6)}},
+		{"closed automatic, then stand (claimable until bob throws)", []Action{rollA("alice", 6, 5, 4, 1, 2), rollA("alice", 6, 6), standA("alice")}},
 		{"closed re-roll, then stand", []Action{rollA("alice", 6, 5, 4, 1, 2), rollA("alice", 3, 3), standA("alice")}},
 	}
 	var views []Outcome
@@ -60,6 +60,7 @@ type refTurn struct {
 // 1-based die, or nil.
 func (t *refTurn) roll(r Roll) (int, error) {
 	k := t.n + 1
+	reroll := t.qual && t.rs.Family != FamilyMeier // a cargo re-roll, closed under closed-rolls
 	switch {
 	case t.n >= 3:
 		return 0, ErrTooManyRolls
@@ -190,7 +191,10 @@ func (t *refTurn) roll(r Roll) (int, error) {
 	}
 	t.auto = t.rs.AutomaticWins() && t.qual && len(t.cargo) > 0 &&
 		!slices.ContainsFunc(t.cargo, func(v int) bool { return v != best })
-	t.over = t.n == 3 || t.auto || (t.qual && t.rs.Cargo == CargoNone && t.rs.Family != FamilyMeier)
+	// An open automatic ends the turn; a closed one waits for a stand or a
+	// claim like any other cargo under the cup.
+	closedAuto := t.auto && reroll && t.rs.ClosedRolls
+	t.over = t.n == 3 || (t.auto && !closedAuto) || (t.qual && t.rs.Cargo == CargoNone && t.rs.Family != FamilyMeier)
 	return 0, nil
 }
 

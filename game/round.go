@@ -179,12 +179,14 @@ func (r *Round) roll(i int, roll *Roll) error {
 		s.started = true
 		r.claimable = -1
 	}
-	if s.turn.automatic {
-		if !s.turn.rolls[s.turn.n-1].closed {
-			r.winByAutomatic(i) // an open automatic is claimed when recorded
-			return nil
-		}
+	switch {
+	case s.turn.automatic && !s.turn.rolls[s.turn.n-1].closed:
+		r.winByAutomatic(i) // an open automatic is claimed when recorded
+		return nil
+	case s.turn.automatic:
 		r.claimable = i
+	case r.claimable == i:
+		r.claimable = -1 // re-rolled away from a closed automatic
 	}
 	if s.turn.over {
 		r.advance()

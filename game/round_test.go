@@ -110,6 +110,9 @@ func TestRoundAutomatics(t *testing.T) {
 	t.Parallel()
 	bar := ruleset(t, "bar", Options{})
 	closedAuto := []Action{rollA("alice", 6, 1, 1, 1, 1), rollA("alice", 5, 4, 2, 2), rollA("alice", 6, 6)}
+	// A closed automatic with a roll left keeps the turn open until a stand
+	// or a claim, like any other cargo under the cup.
+	closedAutoEarly := []Action{rollA("alice", 6, 5, 4, 1, 1), rollA("alice", 6, 6)}
 	tests := []struct {
 		name      string
 		actions   []Action
@@ -124,11 +127,18 @@ func TestRoundAutomatics(t *testing.T) {
 			append(slices.Clone(closedAuto), claimA("alice")), []string{"alice"}, ResultWin, true, []string{"bob", "carol"}},
 		{"unclaimed closed automatic is a plain 12 and does not tie a later claimed one",
 			append(slices.Clone(closedAuto), rollA("bob", 6, 5, 4, 6, 6)), []string{"bob"}, ResultWin, true, []string{"carol"}},
+		{"a closed automatic with a roll left is claimed before the stand",
+			append(slices.Clone(closedAutoEarly), claimA("alice")), []string{"alice"}, ResultWin, true, []string{"bob", "carol"}},
+		{"a closed automatic with a roll left may still be claimed after the stand",
+			append(slices.Clone(closedAutoEarly), standA("alice"), claimA("alice")), []string{"alice"}, ResultWin, true, []string{"bob", "carol"}},
+		{"a closed automatic re-rolled away can no longer be claimed",
+			append(slices.Clone(closedAutoEarly), rollA("alice", 3, 3), rollA("bob", 6, 5, 4, 1, 1), standA("bob"), scoreTurn("carol", 2)[0], standA("carol")),
+			[]string{"alice"}, ResultWin, false, nil},
 		{"two unclaimed closed automatics tie as plain 12s",
-			append(slices.Clone(closedAuto), rollA("bob", 6, 5, 4, 1, 1), rollA("bob", 6, 6), scoreTurn("carol", 7)[0], standA("carol")),
+			append(slices.Clone(closedAuto), rollA("bob", 6, 5, 4, 1, 1), rollA("bob", 6, 6), standA("bob"), scoreTurn("carol", 7)[0], standA("carol")),
 			nil, ResultTie, false, nil},
 		{"the hammer's closed automatic counts when the round ends",
-			append(append(scoreTurn("alice", 7), scoreTurn("bob", 11)...), rollA("carol", 6, 5, 4, 1, 1), rollA("carol", 6, 6)),
+			append(append(scoreTurn("alice", 7), scoreTurn("bob", 11)...), rollA("carol", 6, 5, 4, 1, 1), rollA("carol", 6, 6), standA("carol")),
 			[]string{"carol"}, ResultWin, true, nil},
 	}
 	for _, tc := range tests {
@@ -161,7 +171,7 @@ func TestRoundAutomatics(t *testing.T) {
 func TestRoundClaimTooLate(t *testing.T) {
 	t.Parallel()
 	r := play(t, ruleset(t, "bar", Options{}), RoundSetup{Players: abc},
-		[]Action{rollA("alice", 6, 5, 4, 1, 1), rollA("alice", 6, 6)})
+		[]Action{rollA("alice", 6, 5, 4, 1, 1), rollA("alice", 6, 6), standA("alice")})
 	if st := r.View("bob"); st.Claimable != "" {
 		t.Fatalf("bob sees alice's claim: %+v", st.Claimable)
 	}

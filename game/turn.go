@@ -171,7 +171,10 @@ func (t *Turn) Roll(r Roll) error {
 	t.n++
 	t.closed = t.closed || rec.closed
 	t.automatic = t.isAutomatic()
-	t.over = t.n == maxRolls || t.automatic || (t.qualified && t.rules.policy == CargoNone && !t.rules.meier)
+	// An open automatic ends the turn (it is claimed as it is recorded). A
+	// closed one does not: the player claims it or stands, like on any other
+	// cargo under the cup, so that the cup gives nothing away.
+	t.over = t.n == maxRolls || (t.automatic && !rec.closed) || (t.qualified && t.rules.policy == CargoNone && !t.rules.meier)
 	return nil
 }
 

@@ -59,9 +59,11 @@
 //   - Die Familie Meier has no decisions: the only choice is the forced roll
 //     (or, with no rolls left, the result as it stands). Query.Banked holds
 //     the parents found and Query.Cargo the children thrown so far.
-//   - With the turn already over (no rolls left, an automatic, or qualified
-//     where cargo may not be re-rolled) the one choice is "stand": the
-//     result as it is.
+//   - With the turn already over (no rolls left, or qualified where cargo
+//     may not be re-rolled) the one choice is "stand": the result as it is.
+//     On an automatic with rolls left, "stand" claims it; re-rolling it away
+//     is listed too, because the engine leaves a closed automatic's turn
+//     open (an open automatic ends the round before anyone could ask).
 //
 // # Objectives
 //

@@ -99,7 +99,7 @@ func TestAdviseAcceptsEveryReachableKindOfState(t *testing.T) {
 		{"qualified, together", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{2, 5}, RollsLeft: 2}, []ChoiceKind{KindStand, KindReroll}},
 		{"qualified, last roll used", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{2, 5}, RollsLeft: 0}, []ChoiceKind{KindStand}},
 		{"qualified where cargo may not be re-rolled", Query{Ruleset: noRerolls, Banked: []int{6, 5, 4}, Cargo: []int{2, 5}, RollsLeft: 2}, []ChoiceKind{KindStand}},
-		{"automatic ends the turn", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{6, 6}, RollsLeft: 2}, []ChoiceKind{KindStand}},
+		{"standing on an automatic claims it; re-rolling it away is allowed", Query{Ruleset: bar, Banked: []int{6, 5, 4}, Cargo: []int{6, 6}, RollsLeft: 2}, []ChoiceKind{KindStand, KindReroll}},
 		{"path named in advance", Query{Ruleset: lowHigh, RollsLeft: 3, PathHint: "1-2-3"}, []ChoiceKind{KindRoll}},
 		{"low path banked", Query{Ruleset: lowHigh, Banked: []int{1, 2}, RollsLeft: 1, PathHint: "1-2-3"}, []ChoiceKind{KindRoll}},
 		{"low path qualified", Query{Ruleset: lowHigh, Banked: []int{1, 2, 3}, Cargo: []int{6, 6}, RollsLeft: 1}, []ChoiceKind{KindStand, KindReroll, KindReroll}},

@@ -216,10 +216,10 @@ func TestAdviceOnFixedPositions(t *testing.T) {
 		score     float64 // ExpectedScore of the first choice, -1 to skip
 		pWinFirst float64 // PWin of the first choice, -1 to skip
 	}{
-		{name: "low automatic is 1-1: it ends the turn and wins",
+		{name: "low automatic is 1-1: standing claims it and wins; re-rolling it away is still allowed",
 			rs:    ruleset(t, "bar", game.Options{Low: &on, Automatic: &on}),
 			q:     Query{Banked: []int{6, 5, 4}, Cargo: []int{1, 1}, RollsLeft: 2, Point: intp(2), Later: 3},
-			kinds: []ChoiceKind{KindStand}, score: 2, pWinFirst: 1},
+			kinds: []ChoiceKind{KindStand, KindReroll}, score: 2, pWinFirst: 1},
 		{name: "low game with automatics: 6-6 is the worst cargo, not an automatic",
 			rs:    ruleset(t, "bar", game.Options{Low: &on, Automatic: &on}),
 			q:     Query{Banked: []int{6, 5, 4}, Cargo: []int{6, 6}, RollsLeft: 1, Point: intp(7)},
@@ -235,7 +235,7 @@ func TestAdviceOnFixedPositions(t *testing.T) {
 		{name: "ship-captain low automatic is 1-1-1",
 			rs:    ruleset(t, "ship-captain", game.Options{Low: &on, Automatic: &on}),
 			q:     Query{Banked: []int{6, 5}, Cargo: []int{1, 1, 1}, RollsLeft: 1, Point: intp(3), Later: 2},
-			kinds: []ChoiceKind{KindStand}, score: 3, pWinFirst: 1},
+			kinds: []ChoiceKind{KindStand, KindReroll, KindReroll, KindReroll}, score: 3, pWinFirst: 1},
 	}
 	for _, tc := range tests {
 		q := tc.q

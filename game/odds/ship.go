@@ -85,8 +85,8 @@ func (b *shipBuilder) node(st state) int32 {
 }
 
 // qualified builds a state with the sequence complete: stand, or re-roll
-// cargo as the policy allows. An automatic, the last roll, or a policy of no
-// re-rolls ends the turn.
+// cargo as the policy allows. The last roll or a policy of no re-rolls ends
+// the turn; standing on an automatic claims it.
 func (b *shipBuilder) qualified(st state) int32 {
 	// The automatic is the best cargo there is, as the engine counts it:
 	// all 6s, or all 1s in a low game.
@@ -104,10 +104,12 @@ func (b *shipBuilder) qualified(st state) int32 {
 		}
 	}
 	sc := b.g.scale
-	if b.automatic && matching == b.cargoDice {
-		return b.terminal(sc.automatic())
-	}
 	stand := b.terminal(sc.index(sum))
+	if b.automatic && matching == b.cargoDice {
+		// Standing on an automatic claims it. A closed one leaves the turn
+		// open in the engine, so re-rolling it away stays a (poor) choice.
+		stand = b.terminal(sc.automatic())
+	}
 	if st.rolls == 0 || b.cargo == game.CargoNone {
 		return stand
 	}
