@@ -49,7 +49,8 @@ func (s *server) listEvents(c echo.Context) error {
 		}
 		limit = v
 	}
-	events, err := db.EventList(c.Request().Context(), s.pool, principal(c).TableID, after)
+	// One more than a page says whether there is a next page.
+	events, err := db.EventListPage(c.Request().Context(), s.pool, principal(c).TableID, after, limit+1)
 	if err != nil {
 		return err
 	}

@@ -65,3 +65,18 @@ func EventList(ctx context.Context, q DBTX, tableID, afterSeq int64) ([]Event, e
 	}
 	return events, nil
 }
+
+// EventListPage returns at most limit of a table's events after seq
+// afterSeq, in order: one page of the log, however long it is.
+func EventListPage(ctx context.Context, q DBTX, tableID, afterSeq int64, limit int) ([]Event, error) {
+	rows, err := q.Query(ctx, `
+		SELECT `+eventColumns+` FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, tableID, afterSeq, limit)
+	if err != nil {
+		return nil, fmt.Errorf("events of table %d: %w", tableID, interpretError(err))
+	}
+	events, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Event, error) { return scanEvent(row) })
+	if err != nil {
+		return nil, fmt.Errorf("events of table %d: %w", tableID, err)
+	}
+	return events, nil
+}
