@@ -30,14 +30,17 @@ type hub struct {
 	subs   map[int64]map[chan notice]struct{}
 	count  int
 	cancel context.CancelFunc // stops the listener; nil when none runs
+	ready  chan struct{}      // closed once the listener's LISTEN is in force
 }
 
 func newHub(pool *pgxpool.Pool, log *slog.Logger) *hub {
 	return &hub{pool: pool, log: log, subs: map[int64]map[chan notice]struct{}{}}
 }
 
-// subscribe watches a table until the returned function is called.
-func (h *hub) subscribe(tableID int64) (<-chan notice, func()) {
+// subscribe watches a table until the returned function is called. The
+// ready channel is closed once notifications are being listened for:
+// anything committed after that reaches ch.
+func (h *hub) subscribe(tableID int64) (<-chan notice, <-chan struct{}, func()) {
 	ch := make(chan notice, 16)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -48,10 +51,10 @@ func (h *hub) subscribe(tableID int64) (<-chan notice, func()) {
 	h.count++
 	if h.cancel == nil {
 		ctx, cancel := context.WithCancel(context.Background())
-		h.cancel = cancel
-		go h.listen(ctx)
+		h.cancel, h.ready = cancel, make(chan struct{})
+		go h.listen(ctx, h.ready)
 	}
-	return ch, func() {
+	return ch, h.ready, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		delete(h.subs[tableID], ch)
@@ -68,9 +71,11 @@ func (h *hub) subscribe(tableID int64) (<-chan notice, func()) {
 // listen holds one connection in LISTEN until ctx ends, reconnecting after
 // failures. Phones that miss a notice during a reconnect catch up on their
 // next refetch, which the stream's periodic "sync" event prompts.
-func (h *hub) listen(ctx context.Context) {
+func (h *hub) listen(ctx context.Context, ready chan struct{}) {
+	var once sync.Once
+	markReady := func() { once.Do(func() { close(ready) }) }
 	for backoff := 100 * time.Millisecond; ctx.Err() == nil; backoff = min(2*backoff, 5*time.Second) {
-		err := h.listenOnce(ctx)
+		err := h.listenOnce(ctx, markReady)
 		if ctx.Err() != nil {
 			return
 		}
@@ -83,7 +88,7 @@ func (h *hub) listen(ctx context.Context) {
 	}
 }
 
-func (h *hub) listenOnce(ctx context.Context) error {
+func (h *hub) listenOnce(ctx context.Context, listening func()) error {
 	conn, err := h.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -92,6 +97,7 @@ func (h *hub) listenOnce(ctx context.Context) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+db.EventChannel); err != nil {
 		return err
 	}
+	listening()
 	defer func() {
 		// The connection goes back to the pool: stop listening on it first.
 		_, _ = conn.Exec(context.Background(), "UNLISTEN "+db.EventChannel)
@@ -133,8 +139,17 @@ const syncEvery = 15 * time.Second
 // connect and every syncEvery with the latest event's sequence number.
 func (s *server) stream(c echo.Context) error {
 	tableID := principal(c).TableID
-	ch, stop := s.hub.subscribe(tableID)
+	ch, ready, stop := s.hub.subscribe(tableID)
 	defer stop()
+	// The first sync is sent once changes are listened for, so a change
+	// committed after it can never be missed. Without a database answering,
+	// the stream still opens and the periodic sync keeps the phone current.
+	select {
+	case <-ready:
+	case <-time.After(5 * time.Second):
+	case <-c.Request().Context().Done():
+		return nil
+	}
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, "text/event-stream")
 	w.Header().Set(echo.HeaderCacheControl, "no-cache")

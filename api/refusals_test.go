@@ -166,14 +166,14 @@ func TestNoOverdraftRefusesTheAnte(t *testing.T) {
 	deposit(ann, 20)
 	deposit(bob, 4)
 	start := req{method: http.MethodPost, path: s.tb.path("/rounds"), token: s.tb.Host}
-	s.refused(start, 422, "/problems/insufficient-funds", "Bob (player", "has 4 units", "cannot pay 5")
+	s.refused(start, 422, "/problems/insufficient-funds", "Bob has 4 units", "not the 5", "buy-in")
 	if rds := s.rounds(s.tb.Host); len(rds) != 0 {
 		t.Fatalf("a refused round was started: %+v", rds)
 	}
 	s.expectMoney(0, map[string]int64{"Ann": 20, "Bob": 4})
 	// A payment that would overdraw is refused the same way.
 	s.refused(req{method: http.MethodPost, path: s.tb.path("/withdrawals"), token: s.tb.Host, body: map[string]any{"player": bob, "amount": 5}},
-		422, "/problems/insufficient-funds", "Bob (player", "has 4 units")
+		422, "/problems/insufficient-funds", "Bob has 4 units", "not the 5")
 	deposit(bob, 1)
 	if rd := s.start(nil); rd.Pot != 10 {
 		t.Fatalf("round 1 = %+v", rd)

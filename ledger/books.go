@@ -224,10 +224,10 @@ func (b *books) checkFunds(ctx context.Context, tx pgx.Tx, lines []line) error {
 		case l.ref.Kind == db.AccountPlayer && b.table.NoOverdraft:
 			name := fmt.Sprintf("player %d", l.ref.PlayerID)
 			if p, err := db.PlayerGet(ctx, tx, l.ref.PlayerID); err == nil {
-				name = fmt.Sprintf("%s (player %d)", p.Name, p.ID)
+				name = p.Name
 			}
-			return fmt.Errorf("%w: %s has %d %s, cannot pay %d (table %d does not allow overdrafts)",
-				ErrInsufficientFunds, name, b.balance(l.ref), b.table.Currency, -l.amount, b.table.ID)
+			return fmt.Errorf("%w: %s has %d %s, not the %d this needs; nobody may go below zero at this table (a buy-in adds to a balance)",
+				ErrInsufficientFunds, name, b.balance(l.ref), b.table.Currency, -l.amount)
 		}
 	}
 	return nil

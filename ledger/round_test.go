@@ -106,7 +106,7 @@ func TestOverdraftRefusalNamesPlayerBalanceAndAmountAndWritesNothing(t *testing.
 	if !errors.Is(anteErr, ledger.ErrInsufficientFunds) {
 		t.Fatalf("err = %v", anteErr)
 	}
-	for _, want := range []string{"Bob", "has 3", "pay 7"} {
+	for _, want := range []string{"Bob", "has 3", "not the 7"} {
 		if !strings.Contains(anteErr.Error(), want) {
 			t.Errorf("error %q does not say %q", anteErr, want)
 		}
