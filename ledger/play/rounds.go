@@ -259,8 +259,8 @@ type RollOffThrowInput struct {
 
 // StartRound opens the table's next round and posts its antes.
 func StartRound(ctx context.Context, tx pgx.Tx, who Principal, in StartRoundInput) (RoundView, error) {
-	if !who.CanWrite() {
-		return RoundView{}, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+	if err := who.mayWrite(); err != nil {
+		return RoundView{}, err
 	}
 	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
 		return RoundView{}, err

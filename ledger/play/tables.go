@@ -253,8 +253,8 @@ func Leave(ctx context.Context, tx pgx.Tx, who Principal, playerID int64) (Playe
 	if who.Role == RolePlayer && who.PlayerID != playerID {
 		return PlayerView{}, fmt.Errorf("%w: a player may only take themselves off the table", ErrForbidden)
 	}
-	if !who.CanWrite() {
-		return PlayerView{}, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+	if err := who.mayWrite(); err != nil {
+		return PlayerView{}, err
 	}
 	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
 		return PlayerView{}, err

@@ -29,6 +29,7 @@ type Principal struct {
 	Role     Role
 	TableID  int64
 	PlayerID int64 // set for RolePlayer
+	Left     bool  // a player who left the table: reads, and confirms payments received
 }
 
 // The errors of authentication and permission.
@@ -86,7 +87,7 @@ func Authenticate(ctx context.Context, q db.DBTX, token string) (Principal, erro
 		if err != nil {
 			return Principal{}, notFoundAs(err, ErrUnknownToken)
 		}
-		return Principal{Role: RolePlayer, TableID: p.TableID, PlayerID: p.ID}, nil
+		return Principal{Role: RolePlayer, TableID: p.TableID, PlayerID: p.ID, Left: p.LeftAt != nil}, nil
 	}
 	return Principal{}, fmt.Errorf("%w: not a Tally token", ErrUnknownToken)
 }
@@ -99,8 +100,18 @@ func notFoundAs(err, as error) error {
 	return err
 }
 
-// CanWrite reports whether p may change anything at its table.
-func (p Principal) CanWrite() bool { return p.Role == RoleHost || p.Role == RolePlayer }
+// mayWrite says why p may not change the table's play, or nil: the auditor
+// only reads, and a player who left keeps a token that reads and confirms
+// payments they receive while the table settles up, nothing more.
+func (p Principal) mayWrite() error {
+	switch {
+	case p.Role == RoleAudit:
+		return fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+	case p.Left:
+		return fmt.Errorf("%w: player %d has left the table; their token can still read and confirm payments they receive", ErrForbidden, p.PlayerID)
+	}
+	return nil
+}
 
 // mayActFor checks that p may record an action of player.
 func (p Principal) mayActFor(player int64) error {
@@ -108,7 +119,7 @@ func (p Principal) mayActFor(player int64) error {
 	case p.Role == RoleHost:
 		return nil
 	case p.Role == RolePlayer && p.PlayerID == player:
-		return nil
+		return p.mayWrite()
 	case p.Role == RolePlayer:
 		return fmt.Errorf("%w: a player token records only its own player's turn (player %d), not player %d's", ErrForbidden, p.PlayerID, player)
 	}
