@@ -37,6 +37,9 @@ func TestAuditCatchesTampering(t *testing.T) {
 		{"stored winner changed", []string{
 			`UPDATE rounds SET result = jsonb_set(result, '{round,winners}', jsonb_build_array((SELECT id::text FROM players WHERE table_id = $1 AND name = 'Bob'))) WHERE id = ` + round1,
 		}, "", "stored result differs"},
+		{"recorded turn changed", []string{
+			`UPDATE turns SET outcome = jsonb_set(outcome, '{score}', '12') WHERE round_id = ` + round1 + ` AND seq = 2`,
+		}, "", "recorded turn differs"},
 		{"payout posting changed", []string{
 			`ALTER TABLE postings DISABLE TRIGGER postings_append_only`,
 			`UPDATE postings SET amount = amount + 1 WHERE amount > 0 AND transaction_id IN (SELECT id FROM journal_transactions WHERE table_id = $1 AND kind = 'round_settle')`,

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -79,4 +80,29 @@ func RoundGetByNumber(ctx context.Context, q DBTX, tableID int64, number int) (R
 		return Round{}, fmt.Errorf("round %d of table %d: %w", number, tableID, err)
 	}
 	return r, nil
+}
+
+// Turn is a finished turn's outcome as recorded when it ended.
+type Turn struct {
+	RoundID  int64
+	PlayerID int64
+	Seq      int
+	Outcome  json.RawMessage
+}
+
+// TurnList returns a round's recorded turns in play order.
+func TurnList(ctx context.Context, q DBTX, roundID int64) ([]Turn, error) {
+	rows, err := q.Query(ctx, `SELECT round_id, player_id, seq, outcome FROM turns WHERE round_id = $1 ORDER BY seq`, roundID)
+	if err != nil {
+		return nil, fmt.Errorf("turns of round %d: %w", roundID, interpretError(err))
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Turn, error) {
+		var t Turn
+		err := row.Scan(&t.RoundID, &t.PlayerID, &t.Seq, &t.Outcome)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("turns of round %d: %w", roundID, interpretError(err))
+	}
+	return out, nil
 }

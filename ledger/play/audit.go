@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/ledger"
 )
 
@@ -50,7 +51,17 @@ func Audit(ctx context.Context, q db.DBTX, tableID int64) (AuditReport, error) {
 			return AuditReport{}, err
 		}
 		for _, pr := range st.rounds {
-			rep.Rounds = append(rep.Rounds, auditRound(pr, journal))
+			turns, err := db.TurnList(ctx, q, pr.row.ID)
+			if err != nil {
+				return AuditReport{}, err
+			}
+			ra := auditRound(pr, journal)
+			if ra.OK {
+				if err := checkTurns(pr, turns); err != nil {
+					ra = RoundAudit{Number: pr.row.Number, Detail: err.Error()}
+				}
+			}
+			rep.Rounds = append(rep.Rounds, ra)
 		}
 	}
 	sheet, err := ledger.Balances(ctx, q, tableID)
@@ -110,4 +121,32 @@ func normalize(v any) any {
 	var out any
 	_ = json.Unmarshal(raw, &out)
 	return out
+}
+
+// checkTurns compares the turns recorded as they ended with the replay:
+// the same players, in play order, with the same outcomes.
+func checkTurns(pr *playedRound, turns []db.Turn) error {
+	players := pr.round.State().Players
+	done := 0
+	for _, ps := range players {
+		if ps.Status == game.StatusDone {
+			done++
+		}
+	}
+	if len(turns) != done {
+		return fmt.Errorf("%d turns recorded, the replay finishes %d", len(turns), done)
+	}
+	for _, t := range turns {
+		if t.Seq < 1 || t.Seq > len(players) || players[t.Seq-1].Player != sid(t.PlayerID) {
+			return fmt.Errorf("turn %d is recorded for player %d, who does not throw there", t.Seq, t.PlayerID)
+		}
+		var recorded any
+		if err := json.Unmarshal(t.Outcome, &recorded); err != nil {
+			return fmt.Errorf("turn %d: unreadable outcome: %w", t.Seq, err)
+		}
+		if !reflect.DeepEqual(recorded, normalize(players[t.Seq-1].Outcome)) {
+			return fmt.Errorf("player %d's recorded turn differs from the replayed rolls", t.PlayerID)
+		}
+	}
+	return nil
 }

@@ -33,6 +33,7 @@ func record(ctx context.Context, tx pgx.Tx, who Principal, number int, player in
 	if _, err := tablePlayer(ctx, tx, who.TableID, player); err != nil {
 		return RoundView{}, err
 	}
+	before := pr.round.State()
 	if whole != nil {
 		if actions, err = st.wholeTurn(pr, player, actions, *whole); err != nil {
 			return RoundView{}, err
@@ -43,6 +44,9 @@ func record(ctx context.Context, tx pgx.Tx, who Principal, number int, player in
 				return RoundView{}, err
 			}
 		}
+	}
+	if err := recordTurns(ctx, tx, pr, before); err != nil {
+		return RoundView{}, err
 	}
 	for _, a := range actions {
 		payload, err := json.Marshal(a)
@@ -218,4 +222,24 @@ func memo(res game.Result, gr *game.GameResult) string {
 		return "tied: playoff"
 	}
 	return string(res.Kind)
+}
+
+// recordTurns writes the turns that these actions finished into the turns
+// table: each player's outcome, in play order, as the engine judged it.
+// The audit checks every one against a replay.
+func recordTurns(ctx context.Context, tx pgx.Tx, pr *playedRound, before game.RoundState) error {
+	after := pr.round.State()
+	for i, ps := range after.Players {
+		if ps.Status != game.StatusDone || before.Players[i].Status == game.StatusDone {
+			continue
+		}
+		outcome, err := json.Marshal(ps.Outcome)
+		if err != nil {
+			return err
+		}
+		if err := db.TurnInsert(ctx, tx, pr.row.ID, pid(ps.Player), i+1, outcome); err != nil {
+			return err
+		}
+	}
+	return nil
 }
