@@ -65,6 +65,7 @@ func (s *server) routes(e *echo.Echo) {
 	t.POST("/close", s.closeTable)
 	t.POST("/players", s.seatPlayer)
 	t.POST("/players/:playerId/leave", s.leaveTable)
+	t.POST("/players/:playerId/release", s.releaseSeat)
 	t.GET("/rounds", s.listRounds)
 	t.POST("/rounds", s.startRound)
 	t.GET("/rounds/:number", s.getRound)

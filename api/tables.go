@@ -112,3 +112,18 @@ func (s *server) leaveTable(c echo.Context) error {
 		return play.Leave(ctx, tx, principal(c), playerID)
 	})
 }
+
+// releaseSeat serves POST /v1/tables/:tableId/players/:playerId/release.
+func (s *server) releaseSeat(c echo.Context) error {
+	playerID, err := pathID(c, "playerId")
+	if err != nil {
+		return err
+	}
+	body, err := readEmptyBody(c)
+	if err != nil {
+		return err
+	}
+	return s.commit(c, body, http.StatusOK, func(ctx context.Context, tx pgx.Tx) (any, error) {
+		return play.Release(ctx, tx, principal(c), playerID)
+	})
+}

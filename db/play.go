@@ -106,3 +106,17 @@ func TurnList(ctx context.Context, q DBTX, roundID int64) ([]Turn, error) {
 	}
 	return out, nil
 }
+
+// PlayerRelease frees a claimed seat: the phone that claimed it loses its
+// token (tokenHash is a fresh hash of a token nobody holds) and the seat can
+// be claimed again. A seat not claimed, or left, is ErrNotFound.
+func PlayerRelease(ctx context.Context, q DBTX, id int64, tokenHash []byte) (Player, error) {
+	p, err := scanPlayer(q.QueryRow(ctx, `
+		UPDATE players SET token_hash = $2, claimed_at = NULL
+		WHERE id = $1 AND claimed_at IS NOT NULL AND left_at IS NULL
+		RETURNING `+playerColumns, id, tokenHash))
+	if err != nil {
+		return Player{}, fmt.Errorf("release seat of player %d: %w", id, err)
+	}
+	return p, nil
+}

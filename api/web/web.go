@@ -27,11 +27,11 @@
 //   - QR code: drawn in the browser by a vendored, unchanged copy of the
 //     MIT-licensed qrcode-generator 2.0.4 (app/vendor), so there is no CDN and
 //     no extra API route.
-//   - Join link: the API cannot list a table's open seats from a join code
-//     alone, so the host's QR link carries the names of the unclaimed seats
-//     (#join=CODE&seat=Ann&seat=Bob); a phone that scans it claims a seat with
-//     one tap. A typed code asks for the name instead, which claims a host-made
-//     seat of that name (any case) or takes a new one.
+//   - Join link: the host's QR link carries the names of the unclaimed seats
+//     (#join=CODE&seat=Ann&seat=Bob), so a phone that scans it offers them at
+//     once and claims one with a tap. A typed code asks the API for the open
+//     seats (GET /v1/join/{code}) and offers them the same way; a typed name
+//     claims a host-made seat of that name (any case) or takes a new one.
 //   - Tokens: kept in localStorage under "tally.tables", one entry per table
 //     with its role, so a reload or a phone back from sleep resumes.
 //   - Entry pad: up to five dice may be entered whatever the throw needs (the
@@ -59,7 +59,10 @@
 //     tab and may take anyone off; a player's phone may take only itself
 //     off. Leaving asks for a confirmation first, since it cannot be undone;
 //     a player who left keeps their balance for settling up and their phone
-//     reads on, marked "(left)".
+//     reads on, marked "(left)". The host may free a seat a phone has
+//     claimed ("Free seat", after a confirmation): that phone is locked out
+//     at once and the seat is open again, the remedy when someone joined as a
+//     player the host plays for.
 //   - Money: the host records buy-ins (cash handed to the host, who holds
 //     the bank) and cash-outs on the Money tab, for any player, including one
 //     who left. The balances say how much cash the bank holds. A write waits

@@ -390,3 +390,31 @@ func Invite(ctx context.Context, q db.DBTX, code string) (Invitation, error) {
 	}
 	return inv, nil
 }
+
+// Release is the host freeing a seat a phone has claimed: that phone's token
+// stops working at once and the seat can be claimed again with the join
+// code. It is the host's remedy when someone joined as a player who was not
+// theirs to be (the host may play for friends without phones).
+func Release(ctx context.Context, tx pgx.Tx, who Principal, playerID int64) (PlayerView, error) {
+	if who.Role != RoleHost {
+		return PlayerView{}, fmt.Errorf("%w: only the host frees a seat", ErrForbidden)
+	}
+	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
+		return PlayerView{}, err
+	}
+	p, err := tablePlayer(ctx, tx, who.TableID, playerID)
+	if err != nil {
+		return PlayerView{}, err
+	}
+	if p.ClaimedAt == nil || p.LeftAt != nil {
+		return PlayerView{}, fmt.Errorf("%w: no phone holds %s's seat", ErrInvalid, p.Name)
+	}
+	_, hash := newToken(prefixPlayer)
+	if p, err = db.PlayerRelease(ctx, tx, playerID, hash); err != nil {
+		return PlayerView{}, err
+	}
+	if _, err := ledger.AppendEvent(ctx, tx, who.TableID, "player.released", map[string]any{"player": p.ID, "name": p.Name}); err != nil {
+		return PlayerView{}, err
+	}
+	return playerView(p), nil
+}

@@ -2,7 +2,8 @@
 // latecomer (who then claims the seat from the QR code or with the code), and
 // a player leaves, by the host's phone or their own, after a confirmation,
 // since leaving cannot be undone. A player who left keeps their balance for
-// settling up.
+// settling up. The host may also free a seat a phone has claimed, locking
+// that phone out, when someone joined as a player who was not theirs to be.
 
 import { h } from './dom.js';
 import * as api from './api.js';
@@ -70,6 +71,10 @@ export function seatsCard(s, closed) {
   const locked = seatsLocked(s.table);
   const mayLeave = (p) => !closed && !p.leftAt && (s.role === 'host' || (s.role === 'player' && s.me === p.id));
   const status = (p) => (p.leftAt ? 'left' : p.claimed ? 'joined' : 'open');
+  // The host may free a seat a phone has claimed: the remedy when someone
+  // joined as a player the host plays for.
+  const rel = s.ui.release || (s.ui.release = {});
+  const mayRelease = (p) => !closed && !p.leftAt && p.claimed && s.role === 'host';
   return h('section.card', { 'data-testid': 'seats' }, h('h2', 'Seats'),
     h('ul.scores.seatlist', s.table.players.map((p) => h('li', { class: p.leftAt ? 'left' : '', dataset: { player: p.id, name: p.name } },
       h('div.seatrow',
@@ -77,10 +82,44 @@ export function seatsCard(s, closed) {
         h('b', status(p)),
         mayLeave(p) && ui.confirm !== p.id && h('button.ghost.small', { type: 'button', 'data-testid': 'leave',
           disabled: !!locked || ui.busy, onclick: () => { Object.assign(ui, { confirm: p.id, error: '' }); s.render(true); } },
-        s.me === p.id ? 'Leave' : 'Remove')),
-      ui.confirm === p.id && leaveConfirm(s, ui, p, locked)))),
+        s.me === p.id ? 'Leave' : 'Remove'),
+        mayRelease(p) && rel.confirm !== p.id && h('button.ghost.small', { type: 'button', 'data-testid': 'release',
+          disabled: rel.busy, onclick: () => { Object.assign(rel, { confirm: p.id, error: '' }); s.render(true); } }, 'Free seat')),
+      ui.confirm === p.id && leaveConfirm(s, ui, p, locked),
+      rel.confirm === p.id && releaseConfirm(s, rel, p)))),
     s.table.players.some(mayLeave) && locked && h('p.muted.small', locked),
-    ui.error && h('p.error', { role: 'alert', 'data-testid': 'leave-error' }, ui.error));
+    ui.error && h('p.error', { role: 'alert', 'data-testid': 'leave-error' }, ui.error),
+    rel.error && h('p.error', { role: 'alert', 'data-testid': 'release-error' }, rel.error));
+}
+
+// releaseConfirm asks before the host locks a phone out of a seat.
+function releaseConfirm(s, rel, p) {
+  return h('div.confirm', { 'data-testid': 'release-confirm' },
+    h('p', `Free ${p.name}'s seat? The phone that joined as ${p.name} is locked out at once, and ${p.name} can join again with the code.`),
+    h('div.actions',
+      h('button.danger', { type: 'button', 'data-testid': 'release-yes', disabled: rel.busy, onclick: () => release(s, rel, p) },
+        rel.busy ? 'Saving…' : 'Yes, free it'),
+      h('button', { type: 'button', disabled: rel.busy, onclick: () => { rel.confirm = 0; rel.request = null; s.render(true); } }, 'Cancel')));
+}
+
+// release sends POST release; the key is kept across retries for this seat.
+async function release(s, rel, p) {
+  const path = s.path(`/players/${p.id}/release`);
+  if (!rel.request || rel.request.path !== path) rel.request = api.write(path, undefined, s.token);
+  rel.busy = true;
+  rel.error = '';
+  s.render(true);
+  try {
+    const freed = await api.send(rel.request);
+    s.table.players = s.table.players.map((x) => (x.id === freed.id ? freed : x));
+    Object.assign(rel, { confirm: 0, request: null });
+  } catch (err) {
+    rel.error = `${p.name}'s seat is not freed: ${err.message}`;
+    if (err instanceof api.Problem) rel.request = null;
+  }
+  rel.busy = false;
+  s.render(true);
+  s.refresh();
 }
 
 // leaveConfirm asks once more before a player leaves for good.

@@ -212,3 +212,32 @@ func TestCrowdedTable(t *testing.T) {
 	finn.waitText(`[data-testid=whose-turn]`, "Cy’s turn")
 	finn.shot("watching")
 }
+
+// TestHostFreesATakenSeat: someone joins as Ann, whom the host plays for.
+// The host frees Ann's seat after confirming; the impostor's phone is
+// locked out, and the seat is open again in the QR link for Ann's phone.
+func TestHostFreesATakenSeat(t *testing.T) {
+	srv := startServer(t)
+	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	impostor := newPhone(t, browser, srv.URL, "impostor")
+	impostor.joinBySeat(m.JoinCode, "Ann")
+
+	host.tap(`[data-testid=go-invite]`)
+	host.waitFor("Ann's seat taken", seatText("Ann")+`.includes('joined')`)
+	host.tap(`[data-testid=seats] li[data-name="Ann"] [data-testid=release]`)
+	host.waitText(`[data-testid=release-confirm]`, "The phone that joined as Ann is locked out")
+	host.shot("release-confirm")
+	host.tap(`[data-testid=release-yes]`)
+	host.waitFor("Ann's seat open again", seatText("Ann")+`.includes('open')`)
+	host.waitFor("Ann back in the QR link", `document.querySelector('[data-testid=qr] svg')?.getAttribute('aria-label').includes('seat=Ann')`)
+	host.shot("released")
+
+	ann := newPhone(t, browser, srv.URL, "ann")
+	ann.joinBySeat(m.JoinCode, "Ann")
+	if got := ann.text(`header .role`); got != "You: Ann" {
+		t.Fatalf("Ann's phone says %q", got)
+	}
+}
