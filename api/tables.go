@@ -100,21 +100,16 @@ func (s *server) seatPlayer(c echo.Context) error {
 
 // leaveTable serves POST /v1/tables/:tableId/players/:playerId/leave.
 func (s *server) leaveTable(c echo.Context) error {
-	playerID, err := pathID(c, "playerId")
-	if err != nil {
-		return err
-	}
-	body, err := readEmptyBody(c)
-	if err != nil {
-		return err
-	}
-	return s.commit(c, body, http.StatusOK, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.Leave(ctx, tx, principal(c), playerID)
-	})
+	return s.seatChange(c, play.Leave)
 }
 
 // releaseSeat serves POST /v1/tables/:tableId/players/:playerId/release.
 func (s *server) releaseSeat(c echo.Context) error {
+	return s.seatChange(c, play.Release)
+}
+
+// seatChange runs a change to the seat in the path; it takes no body.
+func (s *server) seatChange(c echo.Context, change func(context.Context, pgx.Tx, play.Principal, int64) (play.PlayerView, error)) error {
 	playerID, err := pathID(c, "playerId")
 	if err != nil {
 		return err
@@ -124,6 +119,6 @@ func (s *server) releaseSeat(c echo.Context) error {
 		return err
 	}
 	return s.commit(c, body, http.StatusOK, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.Release(ctx, tx, principal(c), playerID)
+		return change(ctx, tx, principal(c), playerID)
 	})
 }
