@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -73,6 +74,9 @@ func decodeStrict(body []byte, v any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fail(kindMalformed, "unexpected data after the JSON value")
+	}
+	if err := checkFieldNames(body, reflect.TypeOf(v)); err != nil {
+		return fail(kindMalformed, err.Error())
 	}
 	return nil
 }

@@ -89,6 +89,9 @@ func TestMalformedRequests(t *testing.T) {
 	}{
 		{"broken JSON", `{"rolls": [`, "", 400, "/problems/malformed-request", "ends too early"},
 		{"unknown field", `{"rolls": [], "colour": "red"}`, "", 400, "/problems/malformed-request", `unknown field "colour"`},
+		{"field name in the wrong case", `{"ROLLS": [{"dice": [6, 5, 4, 1, 1]}]}`, "", 400, "/problems/malformed-request", `unknown field "ROLLS"`},
+		{"nested field name in the wrong case", `{"rolls": [{"Dice": [6, 5, 4, 1, 1]}]}`, "", 400, "/problems/malformed-request", `unknown field "Dice" in rolls[0]`},
+		{"option in the wrong case", `{"rolls": [{"dice": [6, 5, 4, 1, 1]}], "options": {"Low": true}}`, "", 400, "/problems/malformed-request", `unknown field "Low" in options`},
 		{"wrong type", `{"rolls": "six"}`, "", 400, "/problems/malformed-request", "rolls must be an array"},
 		{"two values", `{"rolls": []} {}`, "", 400, "/problems/malformed-request", "more than one"},
 		{"empty body", ``, "", 400, "/problems/malformed-request", "body is required"},
