@@ -67,6 +67,7 @@ var (
 	kindPotNotEmpty   = &problemKind{"/problems/pot-not-empty", http.StatusConflict, "The pot is not empty"}
 	kindHistory       = &problemKind{"/problems/history-broken", http.StatusConflict, "The table's history does not replay"}
 	kindUnavailable   = &problemKind{"/problems/unavailable", http.StatusServiceUnavailable, "Service unavailable"}
+	kindTooMany       = &problemKind{"/problems/too-many-requests", http.StatusTooManyRequests, "Too many requests"}
 	kindInternal      = &problemKind{"/problems/internal", http.StatusInternalServerError, "Internal error"}
 	errNotFoundRoute  = &requestError{kindNotFound, "no such endpoint"}
 	errMethodNotAllow = &requestError{kindMethod, "this endpoint does not take that method"}

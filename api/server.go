@@ -5,6 +5,7 @@ package api
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
@@ -43,6 +44,9 @@ func New(cfg Config) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(cfg.Log)
+	// Addresses come from the connection, not from X-Forwarded-For, which any
+	// client can write: the join limit must not be dodged with a header.
+	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.metrics.middleware)
 	s.routes(e)
@@ -57,8 +61,11 @@ func (s *server) routes(e *echo.Echo) {
 	v1.POST("/check-turn", s.checkTurn)
 	v1.POST("/odds", s.advise)
 	v1.POST("/tables", s.createTable)
-	v1.POST("/join", s.joinTable)
-	v1.GET("/join/:code", s.invite)
+	// A join code is the only secret between a stranger and a seat: both
+	// routes that take one share a per-address limit against guessing.
+	joinLimit := joinRateLimit()
+	v1.POST("/join", s.joinTable, joinLimit)
+	v1.GET("/join/:code", s.invite, joinLimit)
 
 	t := v1.Group("/tables/:tableId", s.authenticate)
 	t.GET("", s.getTable)
@@ -90,4 +97,22 @@ func (s *server) routes(e *echo.Echo) {
 	app := echo.WrapHandler(web.NewHandler())
 	e.GET("/", app)
 	e.GET("/app/*", app)
+}
+
+// joinRateLimit allows each address a burst of 30 join-code requests, then
+// one a second: a whole table joining at once never notices, while guessing
+// one of about 887 million codes becomes hopeless.
+func joinRateLimit() echo.MiddlewareFunc {
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: 1, Burst: 30, ExpiresIn: 10 * time.Minute}),
+		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		DenyHandler: func(c echo.Context, _ string, _ error) error {
+			c.Response().Header().Set("Retry-After", "1")
+			return fail(kindTooMany, "too many join-code requests from this address; wait a second and try again")
+		},
+		ErrorHandler: func(c echo.Context, err error) error {
+			return fail(kindTooMany, "too many join-code requests; wait a second and try again")
+		},
+	})
 }
