@@ -1,6 +1,7 @@
 package api
 
 import (
+	"io"
 	"net/http"
 	"testing"
 
@@ -54,4 +55,51 @@ func BenchmarkHTTPRound(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/9, "ns/request")
+}
+
+// BenchmarkHTTPHistory reads the history (GET rounds) and the audit of a
+// table that has played 100 rounds of eight players: what the History tab
+// asks for. Both replay every round through the engine.
+func BenchmarkHTTPHistory(b *testing.B) {
+	c := newClient(b, New(Config{Pool: dbtest.Pool(b)}))
+	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
+	r := c.do(b, req{method: http.MethodPost, path: "/v1/tables", body: map[string]any{"preset": "classic", "players": names}})
+	var out struct {
+		Table struct {
+			ID int64 `json:"id"`
+		} `json:"table"`
+		HostToken string `json:"hostToken"`
+	}
+	r.decode(b, &out)
+	tb := table{ID: out.Table.ID, Host: out.HostToken}
+	for range 100 {
+		var rd struct {
+			Number  int     `json:"number"`
+			Players []int64 `json:"players"`
+		}
+		c.do(b, req{method: http.MethodPost, path: tb.path("/rounds"), token: tb.Host}).decode(b, &rd)
+		for k, p := range rd.Players {
+			c.do(b, req{method: http.MethodPost, path: tb.path("/rounds/%d/turns", rd.Number), token: tb.Host,
+				body: map[string]any{"player": p, "rolls": []any{map[string]any{"dice": []int{6, 5, 4, 1, k%6 + 1}}}}})
+		}
+	}
+	// Plain HTTP, without the test client's check of each response against
+	// openapi.yaml (which alone costs more than the server on big pages).
+	for _, path := range []string{"/rounds", "/audit"} {
+		b.Run(path[1:], func(b *testing.B) {
+			for b.Loop() {
+				hr, _ := http.NewRequest(http.MethodGet, c.base+tb.path("%s", path), nil)
+				hr.Header.Set("Authorization", "Bearer "+tb.Host)
+				res, err := http.DefaultClient.Do(hr)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					b.Fatalf("%s: %d", path, res.StatusCode)
+				}
+			}
+		})
+	}
 }

@@ -120,3 +120,28 @@ func PlayerRelease(ctx context.Context, q DBTX, id int64, tokenHash []byte) (Pla
 	}
 	return p, nil
 }
+
+// TurnListByTable returns every recorded turn of a table's rounds, grouped
+// by round id and in play order, in one query.
+func TurnListByTable(ctx context.Context, q DBTX, tableID int64) (map[int64][]Turn, error) {
+	rows, err := q.Query(ctx, `
+		SELECT t.round_id, t.player_id, t.seq, t.outcome
+		FROM turns t JOIN rounds r ON r.id = t.round_id
+		WHERE r.table_id = $1 ORDER BY t.round_id, t.seq`, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("turns of table %d: %w", tableID, interpretError(err))
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Turn, error) {
+		var t Turn
+		err := row.Scan(&t.RoundID, &t.PlayerID, &t.Seq, &t.Outcome)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("turns of table %d: %w", tableID, interpretError(err))
+	}
+	out := map[int64][]Turn{}
+	for _, t := range list {
+		out[t.RoundID] = append(out[t.RoundID], t)
+	}
+	return out, nil
+}

@@ -50,14 +50,14 @@ func Audit(ctx context.Context, q db.DBTX, tableID int64) (AuditReport, error) {
 		if err != nil {
 			return AuditReport{}, err
 		}
+		turns, err := db.TurnListByTable(ctx, q, tableID)
+		if err != nil {
+			return AuditReport{}, err
+		}
 		for _, pr := range st.rounds {
-			turns, err := db.TurnList(ctx, q, pr.row.ID)
-			if err != nil {
-				return AuditReport{}, err
-			}
 			ra := auditRound(pr, journal)
 			if ra.OK {
-				if err := checkTurns(pr, turns); err != nil {
+				if err := checkTurns(pr, turns[pr.row.ID]); err != nil {
 					ra = RoundAudit{Number: pr.row.Number, Detail: err.Error()}
 				}
 			}

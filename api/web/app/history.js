@@ -5,10 +5,25 @@ import { h, plural } from './dom.js';
 import * as api from './api.js';
 import { resultCard, turnsCard } from './result.js';
 
+// audited keeps the last audit per table with the moment it checked: the
+// audit replays the whole night, so it is asked again only when a round has
+// been settled or the table closed, not on every roll of the live round.
+const audited = new Map();
+
+function lastAudit(s) {
+  const at = `${s.table.roundsPlayed}/${s.table.status}`;
+  const last = audited.get(s.id);
+  if (last && last.at === at) return last.answer;
+  const answer = api.get(s.path('/audit'), s.token);
+  audited.set(s.id, { at, answer });
+  answer.catch(() => audited.delete(s.id)); // a failed check is tried again
+  return answer;
+}
+
 /** historyTab lists the table's rounds, newest first, and the audit. */
 export function historyTab(el, s) {
   const data = s.load('history', async () => {
-    const [rounds, audit] = await Promise.allSettled([api.get(s.path('/rounds'), s.token), api.get(s.path('/audit'), s.token)]);
+    const [rounds, audit] = await Promise.allSettled([api.get(s.path('/rounds'), s.token), lastAudit(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
     return { rounds: plain(rounds), audit: plain(audit) };
   });
