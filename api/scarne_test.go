@@ -175,3 +175,47 @@ func maps(a, b map[int64]int64) bool {
 	}
 	return true
 }
+
+// TestScarneToAHundredWithAPlayoff: both players score 12 every round, so
+// both pass 100 together in round 9 with 108. The tie is settled by a
+// one-round playoff (whose scores do not add to the totals), and its winner
+// takes the pot.
+func TestScarneToAHundredWithAPlayoff(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"preset": "scarne", "players": []string{"Ann", "Bob"}})
+	ann, bob := s.id("Ann"), s.id("Bob")
+	s.start(map[string]any{"rollOff": []any{throw(ann, 1, 1, 1, 1, 1), throw(bob, 6, 6, 6, 6, 6)}})
+	for n := 1; n <= 9; n++ {
+		if n > 1 {
+			s.start(nil)
+		}
+		order := []string{"Ann", "Bob"}
+		if n%2 == 0 {
+			order = []string{"Bob", "Ann"}
+		}
+		for _, name := range order {
+			s.turn(n, name, []int{6, 5, 4, 6, 6})
+		}
+	}
+	g := s.game()
+	if g.Game.Over || !maps(g.totals(), map[int64]int64{ann: 108, bob: 108}) || len(g.Game.Playoff) != 2 {
+		t.Fatalf("after 9 rounds both have 108 and must play off: %+v", g.Game)
+	}
+	rd := s.start(nil)
+	if !rd.Playoff || rd.Number != 10 {
+		t.Fatalf("round 10 should be the playoff: %+v", rd)
+	}
+	dice := map[int64][]int{ann: {6, 5, 4, 3, 4}, bob: {6, 5, 4, 1, 2}}
+	name := map[int64]string{ann: "Ann", bob: "Bob"}
+	for _, p := range rd.Players {
+		rd = s.turn(10, name[p], dice[p])
+	}
+	if rd.Game == nil || rd.Game.Winner != ann {
+		t.Fatalf("the playoff's end: %+v", rd.Game)
+	}
+	if g = s.game(); !g.Game.Over || g.Game.Winner != ann || !maps(g.totals(), map[int64]int64{ann: 108, bob: 108}) {
+		t.Fatalf("after the playoff: %+v (playoff scores must not add to totals)", g.Game)
+	}
+	s.expectMoney(0, map[string]int64{"Ann": 1, "Bob": -1})
+	s.settleUp()
+}
