@@ -140,21 +140,30 @@ func cloneSetup(s RoundSetup) RoundSetup {
 // its last round equally; leftover units go one each to those players in
 // play order (RULES.md §6).
 func CloseOut(pot int64, lastRoundPlayers []string) []Amount {
-	n := int64(len(lastRoundPlayers))
-	if pot <= 0 || n == 0 {
+	if pot <= 0 || len(lastRoundPlayers) == 0 {
 		return nil
 	}
-	share, left := pot/n, pot%n
-	out := make([]Amount, 0, n)
-	for _, p := range lastRoundPlayers {
-		amt := share
-		if left > 0 {
-			amt++
-			left--
-		}
+	var out []Amount
+	for i, amt := range Shares(pot, len(lastRoundPlayers)) {
 		if amt > 0 {
-			out = append(out, Amount{p, amt})
+			out = append(out, Amount{lastRoundPlayers[i], amt})
 		}
 	}
 	return out
+}
+
+// Shares divides total among n in whole units: total/n each, and the
+// leftover units one each to the first total%n, in order. It is how money
+// that must all be handed out is shared (RULES.md §6), by the engine and by
+// the ledger alike.
+func Shares(total int64, n int) []int64 {
+	shares := make([]int64, n)
+	base, left := total/int64(n), total%int64(n)
+	for i := range shares {
+		shares[i] = base
+		if int64(i) < left {
+			shares[i]++
+		}
+	}
+	return shares
 }

@@ -256,3 +256,23 @@ func TestCloseOut(t *testing.T) {
 		}
 	}
 }
+
+func TestShares(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		total int64
+		n     int
+		want  []int64
+	}{
+		{9, 3, []int64{3, 3, 3}},
+		{10, 3, []int64{4, 3, 3}},
+		{11, 3, []int64{4, 4, 3}},
+		{2, 4, []int64{1, 1, 0, 0}},
+		{7, 1, []int64{7}},
+	}
+	for _, tc := range cases {
+		if got := Shares(tc.total, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("Shares(%d, %d) = %v, want %v", tc.total, tc.n, got, tc.want)
+		}
+	}
+}

@@ -45,17 +45,10 @@ func margin(rs Ruleset, win int, s PlayerScore) int {
 
 // divide splits one loser's payment among the winners in whole units.
 func divide(from string, due int64, scores []PlayerScore, winners []int) []Payment {
-	k := int64(len(winners))
-	share, left := due/k, due%k
 	out := make([]Payment, 0, len(winners))
-	for _, w := range winners {
-		amt := share
-		if left > 0 {
-			amt++
-			left--
-		}
+	for i, amt := range Shares(due, len(winners)) {
 		if amt > 0 {
-			out = append(out, Payment{From: from, To: scores[w].Player, Amount: amt})
+			out = append(out, Payment{From: from, To: scores[winners[i]].Player, Amount: amt})
 		}
 	}
 	return out

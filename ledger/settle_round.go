@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
 )
 
 // RoundSettlement is a whole round's money outcome, as the API maps it from
@@ -79,7 +80,7 @@ func CloseOut(ctx context.Context, tx pgx.Tx, tableID int64, playOrder []int64) 
 	if len(playOrder) == 0 {
 		return Transaction{}, fmt.Errorf("%w: the pot holds %d but no players were given to return it to", ErrInvalidAmount, pot)
 	}
-	shares := closeOutShares(pot, len(playOrder))
+	shares := game.Shares(pot, len(playOrder))
 	lines := []line{{potRef, -pot}}
 	for i, p := range playOrder {
 		if shares[i] > 0 {
@@ -88,20 +89,6 @@ func CloseOut(ctx context.Context, tx pgx.Tx, tableID int64, playOrder []int64) 
 	}
 	meta := map[string]any{"pot": pot, "players": playOrder, "shares": shares}
 	return b.write(ctx, tx, entry{kind: KindCloseOut, meta: meta, lines: lines})
-}
-
-// closeOutShares divides pot among n players: pot/n each, and one more unit
-// to each of the first pot%n.
-func closeOutShares(pot int64, n int) []int64 {
-	shares := make([]int64, n)
-	base, left := pot/int64(n), pot%int64(n)
-	for i := range shares {
-		shares[i] = base
-		if int64(i) < left {
-			shares[i]++
-		}
-	}
-	return shares
 }
 
 // CloseTable closes a table: the pot goes to the players of the last round

@@ -152,28 +152,3 @@ func TestGreedyPairsExactOpposites(t *testing.T) {
 		t.Fatalf("%d payments, want the 10 exact pairs", len(got))
 	}
 }
-
-func TestCloseOutShares(t *testing.T) {
-	cases := []struct {
-		pot  int64
-		n    int
-		want []int64
-	}{
-		{9, 3, []int64{3, 3, 3}},
-		{10, 3, []int64{4, 3, 3}},
-		{11, 3, []int64{4, 4, 3}},
-		{2, 4, []int64{1, 1, 0, 0}},
-		{7, 1, []int64{7}},
-	}
-	for _, tc := range cases {
-		got := closeOutShares(tc.pot, tc.n)
-		if len(got) != len(tc.want) {
-			t.Fatalf("closeOutShares(%d, %d) = %v", tc.pot, tc.n, got)
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Fatalf("closeOutShares(%d, %d) = %v, want %v", tc.pot, tc.n, got, tc.want)
-			}
-		}
-	}
-}
