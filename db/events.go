@@ -54,23 +54,19 @@ func EventInsert(ctx context.Context, q DBTX, e Event) error {
 // EventList returns a table's audit log in sequence order, starting after
 // seq afterSeq (0 for all of it).
 func EventList(ctx context.Context, q DBTX, tableID, afterSeq int64) ([]Event, error) {
-	rows, err := q.Query(ctx, `
-		SELECT `+eventColumns+` FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq`, tableID, afterSeq)
-	if err != nil {
-		return nil, fmt.Errorf("events of table %d: %w", tableID, interpretError(err))
-	}
-	events, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Event, error) { return scanEvent(row) })
-	if err != nil {
-		return nil, fmt.Errorf("events of table %d: %w", tableID, err)
-	}
-	return events, nil
+	return EventListPage(ctx, q, tableID, afterSeq, 0)
 }
 
 // EventListPage returns at most limit of a table's events after seq
-// afterSeq, in order: one page of the log, however long it is.
+// afterSeq, in order: one page of the log, however long it is. A limit of
+// 0 means no limit (PostgreSQL reads LIMIT NULL as none).
 func EventListPage(ctx context.Context, q DBTX, tableID, afterSeq int64, limit int) ([]Event, error) {
+	var max *int
+	if limit > 0 {
+		max = &limit
+	}
 	rows, err := q.Query(ctx, `
-		SELECT `+eventColumns+` FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, tableID, afterSeq, limit)
+		SELECT `+eventColumns+` FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, tableID, afterSeq, max)
 	if err != nil {
 		return nil, fmt.Errorf("events of table %d: %w", tableID, interpretError(err))
 	}
