@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
 )
@@ -243,4 +244,13 @@ func (st *tableState) seats() []string {
 		}
 	}
 	return out
+}
+
+// lockAndLoad is how every change to a table's play begins: the table row
+// locked first (see db.TableLock), refused if closed, then rebuilt.
+func lockAndLoad(ctx context.Context, tx pgx.Tx, tableID int64) (*tableState, error) {
+	if _, err := lockOpenTable(ctx, tx, tableID); err != nil {
+		return nil, err
+	}
+	return load(ctx, tx, tableID)
 }

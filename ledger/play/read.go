@@ -85,10 +85,7 @@ func Close(ctx context.Context, tx pgx.Tx, who Principal) (TableView, error) {
 	if who.Role != RoleHost {
 		return TableView{}, fmt.Errorf("%w: only the host closes the table", ErrForbidden)
 	}
-	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
-		return TableView{}, err
-	}
-	st, err := load(ctx, tx, who.TableID)
+	st, err := lockAndLoad(ctx, tx, who.TableID)
 	if err != nil {
 		return TableView{}, err
 	}

@@ -19,10 +19,7 @@ func record(ctx context.Context, tx pgx.Tx, who Principal, number int, player in
 	if err := who.mayActFor(player); err != nil {
 		return RoundView{}, err
 	}
-	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
-		return RoundView{}, err
-	}
-	st, err := load(ctx, tx, who.TableID)
+	st, err := lockAndLoad(ctx, tx, who.TableID)
 	if err != nil {
 		return RoundView{}, err
 	}

@@ -30,10 +30,7 @@ func StartRound(ctx context.Context, tx pgx.Tx, who Principal, in StartRoundInpu
 	if err := who.mayWrite(); err != nil {
 		return RoundView{}, err
 	}
-	if _, err := lockOpenTable(ctx, tx, who.TableID); err != nil {
-		return RoundView{}, err
-	}
-	st, err := load(ctx, tx, who.TableID)
+	st, err := lockAndLoad(ctx, tx, who.TableID)
 	if err != nil {
 		return RoundView{}, err
 	}
