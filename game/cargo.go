@@ -15,21 +15,10 @@ func (t *Turn) validateReroll(k int, r Roll) error {
 	if t.rules.policy == CargoNone {
 		return rollErr(k, 0, ErrRerollPolicy, "cargo may not be re-rolled in this game")
 	}
-	cargo := t.ints(t.cargo)
-	rethrow := r.Rethrow
-	if len(rethrow) == 0 {
-		rethrow = cargo
-	}
-	var left [7]int
-	for _, v := range cargo {
-		left[v]++
-	}
-	for i, v := range rethrow {
-		if v < 1 || v > 6 || left[v] == 0 {
-			return rollErr(k, 0, ErrRethrowNotCargo,
-				fmt.Sprintf("a %d was picked up to re-roll, but the cargo is %v", r.Rethrow[i], slices.Clone(cargo)))
-		}
-		left[v]--
+	cargo, rethrow, _, bad := t.pickUp(r)
+	if bad >= 0 {
+		return rollErr(k, 0, ErrRethrowNotCargo,
+			fmt.Sprintf("a %d was picked up to re-roll, but the cargo is %v", r.Rethrow[bad], slices.Clone(cargo)))
 	}
 	if t.rules.policy == CargoTogether && len(rethrow) != len(cargo) {
 		return rollErr(k, 0, ErrRerollPolicy,
@@ -51,18 +40,7 @@ func (t *Turn) validateReroll(k int, r Roll) error {
 // applyReroll replaces the picked-up cargo dice with the new throw. Every
 // cargo re-roll is closed when the table plays closed rolls.
 func (t *Turn) applyReroll(rec *rollRecord, r Roll) {
-	cargo := t.ints(t.cargo)
-	rethrow := r.Rethrow
-	if len(rethrow) == 0 {
-		rethrow = cargo
-	}
-	var left [7]int
-	for _, v := range cargo {
-		left[v]++
-	}
-	for _, v := range rethrow {
-		left[v]--
-	}
+	_, _, left, _ := t.pickUp(r)
 	for _, d := range r.Dice {
 		left[d]++
 	}
@@ -70,4 +48,26 @@ func (t *Turn) applyReroll(rec *rollRecord, r Roll) {
 	rec.cargo = t.cargo
 	rec.cargoReroll = true
 	rec.closed = t.rules.closed
+}
+
+// pickUp takes the faces a re-roll names (all of the cargo when it names
+// none) out of the cargo: it returns the cargo, the faces picked up, what
+// stays as counts by face, and the index in r.Rethrow of the first face the
+// cargo does not hold (-1 when all are there).
+func (t *Turn) pickUp(r Roll) (cargo, rethrow []int, left [7]int, bad int) {
+	cargo = t.ints(t.cargo)
+	rethrow = r.Rethrow
+	if len(rethrow) == 0 {
+		rethrow = cargo
+	}
+	for _, v := range cargo {
+		left[v]++
+	}
+	for i, v := range rethrow {
+		if v < 1 || v > 6 || left[v] == 0 {
+			return cargo, rethrow, left, i
+		}
+		left[v]--
+	}
+	return cargo, rethrow, left, -1
 }
