@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -69,18 +68,4 @@ func (s *server) advise(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, advice)
-}
-
-// oddsErrors are the advisor's refusals of impossible states.
-var oddsErrors = []error{odds.ErrRuleset, odds.ErrRollsLeft, odds.ErrLater, odds.ErrPoint, odds.ErrBanked,
-	odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}
-
-// isOddsError reports whether err is one of the advisor's refusals.
-func isOddsError(err error) bool {
-	for _, e := range oddsErrors {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/odds"
 	"github.com/tally-dice/tally/ledger"
 	"github.com/tally-dice/tally/ledger/play"
 )
@@ -49,9 +50,6 @@ func domainProblem(err error) (Problem, bool) {
 		}
 		return p, true
 	}
-	if isOddsError(err) {
-		return kindInvalid.problem(err.Error()), true
-	}
 	for _, m := range domainKinds {
 		for _, target := range m.errs {
 			if errors.Is(err, target) {
@@ -83,5 +81,7 @@ var domainKinds = []struct {
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules},
 	{[]error{play.ErrInvalid, ledger.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
 		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid},
+	{[]error{odds.ErrRuleset, odds.ErrRollsLeft, odds.ErrLater, odds.ErrPoint, odds.ErrBanked,
+		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid},
 	{[]error{ledger.ErrContention}, kindUnavailable},
 }
