@@ -24,7 +24,7 @@ func BenchmarkValidateTurn(b *testing.B) {
 // stored actions, as the server does, and settles it.
 func BenchmarkRound8Players(b *testing.B) {
 	rs := ruleset(b, "bar", Options{})
-	players := []string{"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"}
+	players := []PlayerID{1, 2, 3, 4, 5, 6, 7, 8}
 	setup := RoundSetup{Players: players, CarriedPot: 5, Ante: true}
 	var actions []Action
 	for i, p := range players {

@@ -22,31 +22,31 @@ var (
 // player and results always give the same setups.
 type Game struct {
 	rs       Ruleset
-	seats    []string // clockwise
-	first    int      // seat that starts the next regular round
-	declarer int      // seat that declares in the next progressive round
+	seats    []PlayerID // clockwise
+	first    int        // seat that starts the next regular round
+	declarer int        // seat that declares in the next progressive round
 	pot      int64
-	ante     bool     // whether the next regular round antes
-	playoff  []string // players of a pending playoff, in play order
+	ante     bool       // whether the next regular round antes
+	playoff  []PlayerID // players of a pending playoff, in play order
 	pending  *RoundSetup
 	rounds   int     // regular rounds played
 	totals   []int64 // per seat, in a game of rounds
 	over     bool
-	winner   string
+	winner   PlayerID
 }
 
 // NewGame starts a table's game. Seats are the players clockwise; first is
 // who throws first in the first round: the roll-off winner under roll-off
 // (required), otherwise the first seat when "".
-func NewGame(rs Ruleset, seats []string, first string) (*Game, error) {
+func NewGame(rs Ruleset, seats []PlayerID, first PlayerID) (*Game, error) {
 	if err := checkSeats(seats); err != nil {
 		return nil, err
 	}
-	if first == "" && rs.Start == StartRollOff {
+	if first == 0 && rs.Start == StartRollOff {
 		return nil, fmt.Errorf("%w: under roll-off, the roll-off decides who goes first", ErrBadSetup)
 	}
 	f := 0
-	if first != "" {
+	if first != 0 {
 		if f = slices.Index(seats, first); f < 0 {
 			return nil, fmt.Errorf("%w: first player %q is not seated", ErrBadSetup, first)
 		}
@@ -139,7 +139,7 @@ func cloneSetup(s RoundSetup) RoundSetup {
 // CloseOut returns the money left in a closing table's pot to the players of
 // its last round equally; leftover units go one each to those players in
 // play order (RULES.md §6).
-func CloseOut(pot int64, lastRoundPlayers []string) []Amount {
+func CloseOut(pot int64, lastRoundPlayers []PlayerID) []Amount {
 	if pot <= 0 || len(lastRoundPlayers) == 0 {
 		return nil
 	}

@@ -44,7 +44,7 @@ func margin(rs Ruleset, win int, s PlayerScore) int {
 }
 
 // divide splits one loser's payment among the winners in whole units.
-func divide(from string, due int64, scores []PlayerScore, winners []int) []Payment {
+func divide(from PlayerID, due int64, scores []PlayerScore, winners []int) []Payment {
 	out := make([]Payment, 0, len(winners))
 	for i, amt := range Shares(due, len(winners)) {
 		if amt > 0 {

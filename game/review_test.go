@@ -21,15 +21,15 @@ func TestSealedViewHidesHowAClosedTurnEnded(t *testing.T) {
 		name    string
 		actions []Action
 	}{
-		{"closed automatic, then stand (claimable until bob throws)", []Action{rollA("alice", 6, 5, 4, 1, 2), rollA("alice", 6, 6), standA("alice")}},
-		{"closed re-roll, then stand", []Action{rollA("alice", 6, 5, 4, 1, 2), rollA("alice", 3, 3), standA("alice")}},
+		{"closed automatic, then stand (claimable until bob throws)", []Action{rollA(alice, 6, 5, 4, 1, 2), rollA(alice, 6, 6), standA(alice)}},
+		{"closed re-roll, then stand", []Action{rollA(alice, 6, 5, 4, 1, 2), rollA(alice, 3, 3), standA(alice)}},
 	}
 	var views []Outcome
 	for _, tc := range tests {
 		r := play(t, bar, RoundSetup{Players: abc, Ante: true}, tc.actions)
-		for _, viewer := range []string{"", "bob", "carol"} {
+		for _, viewer := range []PlayerID{0, bob, carol} {
 			v := r.View(viewer)
-			if v.Turn != "bob" {
+			if v.Turn != bob {
 				t.Fatalf("%s: turn %q, want bob", tc.name, v.Turn)
 			}
 			views = append(views, v.Players[0].Outcome)

@@ -24,14 +24,14 @@ var (
 // RoundSetup is everything a round starts from besides the ruleset.
 type RoundSetup struct {
 	// Players are the player ids in play order.
-	Players []string `json:"players"`
+	Players []PlayerID `json:"players"`
 	// CarriedPot is what the pot already holds from earlier rounds.
 	CarriedPot int64 `json:"carriedPot"`
 	// Ante says whether every player antes rs.Ante this round.
 	Ante bool `json:"ante"`
 	// Declared is the progressive pot's declared winning score, else 0.
-	Declared int    `json:"declared,omitempty"`
-	Declarer string `json:"declarer,omitempty"`
+	Declared int      `json:"declared,omitempty"`
+	Declarer PlayerID `json:"declarer,omitempty"`
 	// Playoff marks a one-round playoff among tied players.
 	Playoff bool `json:"playoff,omitempty"`
 }
@@ -49,14 +49,14 @@ const (
 
 // Action is one thing a player did, in the order it happened.
 type Action struct {
-	Player string     `json:"player"`
+	Player PlayerID   `json:"player"`
 	Kind   ActionKind `json:"kind"`
 	Roll   *Roll      `json:"roll,omitempty"`
 }
 
 // seat is one player's place in the round.
 type seat struct {
-	player    string
+	player    PlayerID
 	turn      Turn
 	started   bool // the player's first roll is recorded
 	revealed  bool // the player's cups were lifted
@@ -82,7 +82,7 @@ func NewRound(rs Ruleset, s RoundSetup) (*Round, error) {
 		return nil, err
 	}
 	r := &Round{rs: rs, setup: s, claimable: -1, autoWin: -1}
-	r.setup.Players = append([]string(nil), s.Players...)
+	r.setup.Players = append([]PlayerID(nil), s.Players...)
 	r.seats = make([]seat, len(s.Players))
 	for i, p := range s.Players {
 		r.seats[i].player = p
@@ -96,10 +96,10 @@ func checkSetup(rs Ruleset, s RoundSetup) error {
 	if len(s.Players) < 2 {
 		return fmt.Errorf("%w: a round needs at least two players, not %d", ErrBadSetup, len(s.Players))
 	}
-	seen := make(map[string]bool, len(s.Players))
+	seen := make(map[PlayerID]bool, len(s.Players))
 	for _, p := range s.Players {
-		if p == "" || seen[p] {
-			return fmt.Errorf("%w: player ids must be non-empty and distinct (%q)", ErrBadSetup, p)
+		if p <= 0 || seen[p] {
+			return fmt.Errorf("%w: player ids must be positive and distinct (%d)", ErrBadSetup, p)
 		}
 		seen[p] = true
 	}
@@ -107,7 +107,7 @@ func checkSetup(rs Ruleset, s RoundSetup) error {
 		return fmt.Errorf("%w: the carried pot must not be negative, not %d", ErrBadSetup, s.CarriedPot)
 	}
 	if !rs.Progressive {
-		if s.Declared != 0 || s.Declarer != "" {
+		if s.Declared != 0 || s.Declarer != 0 {
 			return fmt.Errorf("%w: only a progressive pot has a declared score", ErrBadSetup)
 		}
 		return nil
@@ -117,7 +117,7 @@ func checkSetup(rs Ruleset, s RoundSetup) error {
 		return fmt.Errorf("%w: the declared score must be between %d and %d, not %d", ErrBadSetup, lo, hi, s.Declared)
 	}
 	if !seen[s.Declarer] {
-		return fmt.Errorf("%w: the declarer %q is not playing this round", ErrBadSetup, s.Declarer)
+		return fmt.Errorf("%w: the declarer %d is not playing this round", ErrBadSetup, s.Declarer)
 	}
 	return nil
 }
@@ -286,7 +286,7 @@ func (r *Round) sequenceWords() string {
 	return t.seqWords()
 }
 
-func (r *Round) seatOf(player string) int {
+func (r *Round) seatOf(player PlayerID) int {
 	for i := range r.seats {
 		if r.seats[i].player == player {
 			return i

@@ -10,14 +10,14 @@ package game
 
 // Total is a player's points in a game of rounds.
 type Total struct {
-	Player string `json:"player"`
-	Points int64  `json:"points"`
+	Player PlayerID `json:"player"`
+	Points int64    `json:"points"`
 }
 
 // GameResult is a won game of rounds and its money.
 type GameResult struct {
 	Totals     []Total    `json:"totals"`
-	Winner     string     `json:"winner"`
+	Winner     PlayerID   `json:"winner"`
 	Settlement Settlement `json:"settlement"`
 }
 
@@ -42,12 +42,12 @@ func (g *Game) recordScarne(s RoundSetup, res Result) {
 	g.first = nextFirst(g.rs, g.seats, g.first, res)
 	// The pot of a game of rounds is made once, before the first round.
 	g.ante = false
-	var top []string
+	var top []PlayerID
 	var high int64
 	for _, p := range playOrder(g.seats, g.first) {
 		switch v := g.totals[g.seatOf(p)]; {
 		case len(top) == 0 || v > high:
-			top, high = []string{p}, v
+			top, high = []PlayerID{p}, v
 		case v == high:
 			top = append(top, p)
 		}
@@ -67,13 +67,13 @@ func (g *Game) recordScarne(s RoundSetup, res Result) {
 
 // bestScorers lists the players with the highest score of a round, a turn
 // without a score counting 0.
-func bestScorers(scores []PlayerScore) []string {
-	var out []string
+func bestScorers(scores []PlayerScore) []PlayerID {
+	var out []PlayerID
 	high := -1
 	for _, s := range scores {
 		switch {
 		case s.Score > high:
-			out, high = []string{s.Player}, s.Score
+			out, high = []PlayerID{s.Player}, s.Score
 		case s.Score == high:
 			out = append(out, s.Player)
 		}
@@ -113,7 +113,7 @@ func (g *Game) Result() (GameResult, bool) {
 	return res, true
 }
 
-func (g *Game) seatOf(player string) int {
+func (g *Game) seatOf(player PlayerID) int {
 	for i, p := range g.seats {
 		if p == player {
 			return i

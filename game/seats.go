@@ -10,10 +10,10 @@ import (
 // on as if they had always (or never) been there.
 
 // Seats are the players clockwise.
-func (g *Game) Seats() []string { return slices.Clone(g.seats) }
+func (g *Game) Seats() []PlayerID { return slices.Clone(g.seats) }
 
 // Playoff lists the players of a pending playoff, in play order.
-func (g *Game) Playoff() []string { return slices.Clone(g.playoff) }
+func (g *Game) Playoff() []PlayerID { return slices.Clone(g.playoff) }
 
 // Reseat changes who sits at the table between rounds. The player due to
 // throw first next round keeps that turn if still seated; if they left, it
@@ -21,7 +21,7 @@ func (g *Game) Playoff() []string { return slices.Clone(g.playoff) }
 // progressive declarer's turn. A pending playoff must be played first, and
 // nobody joins or leaves a game of rounds once it has begun, because the
 // totals would no longer compare.
-func (g *Game) Reseat(seats []string) error {
+func (g *Game) Reseat(seats []PlayerID) error {
 	if err := checkSeats(seats); err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (g *Game) Reseat(seats []string) error {
 // successor is the index in seats of the player at old[i], or, if they
 // left, of the next player clockwise from them who is still seated; the
 // first seat when none of the old players remain.
-func successor(old []string, i int, seats []string) int {
+func successor(old []PlayerID, i int, seats []PlayerID) int {
 	for k := range old {
 		if j := slices.Index(seats, old[(i+k)%len(old)]); j >= 0 {
 			return j

@@ -9,7 +9,7 @@ import (
 func TestReseatKeepsTheRotation(t *testing.T) {
 	t.Parallel()
 	rs := ruleset(t, "classic", Options{})
-	g, err := NewGame(rs, []string{"a", "b", "c"}, "")
+	g, err := NewGame(rs, []PlayerID{pA, pB, pC}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,17 +42,17 @@ func TestReseatKeepsTheRotation(t *testing.T) {
 		}
 		return s
 	}
-	if s := playRound(); !slices.Equal(s.Players, []string{"a", "b", "c"}) {
+	if s := playRound(); !slices.Equal(s.Players, []PlayerID{pA, pB, pC}) {
 		t.Fatalf("round 1 order %v", s.Players)
 	}
 	// b would start round 2; b leaves and d joins: c starts, then d, then a.
-	if err := g.Reseat([]string{"a", "c", "d"}); err != nil {
+	if err := g.Reseat([]PlayerID{pA, pC, pD}); err != nil {
 		t.Fatal(err)
 	}
-	if s := playRound(); !slices.Equal(s.Players, []string{"c", "d", "a"}) {
+	if s := playRound(); !slices.Equal(s.Players, []PlayerID{pC, pD, pA}) {
 		t.Fatalf("round 2 order %v, want c d a", s.Players)
 	}
-	if !slices.Equal(g.Seats(), []string{"a", "c", "d"}) {
+	if !slices.Equal(g.Seats(), []PlayerID{pA, pC, pD}) {
 		t.Fatalf("seats %v", g.Seats())
 	}
 }
@@ -60,17 +60,17 @@ func TestReseatKeepsTheRotation(t *testing.T) {
 func TestReseatRefusals(t *testing.T) {
 	t.Parallel()
 	rs := ruleset(t, "classic", Options{})
-	g, err := NewGame(rs, []string{"a", "b"}, "")
+	g, err := NewGame(rs, []PlayerID{pA, pB}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reseat([]string{"a"}); !errors.Is(err, ErrBadSetup) {
+	if err := g.Reseat([]PlayerID{pA}); !errors.Is(err, ErrBadSetup) {
 		t.Fatalf("one player: %v", err)
 	}
 	if _, err := g.NextRound(); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reseat([]string{"a", "b", "c"}); !errors.Is(err, ErrBadSetup) {
+	if err := g.Reseat([]PlayerID{pA, pB, pC}); !errors.Is(err, ErrBadSetup) {
 		t.Fatalf("mid-round: %v", err)
 	}
 }

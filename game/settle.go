@@ -6,15 +6,15 @@ package game
 
 // Amount is a sum of money for one player, in the table's smallest unit.
 type Amount struct {
-	Player string `json:"player"`
-	Amount int64  `json:"amount"`
+	Player PlayerID `json:"player"`
+	Amount int64    `json:"amount"`
 }
 
 // Payment is money one player pays another directly (per-point payoffs).
 type Payment struct {
-	From   string `json:"from"`
-	To     string `json:"to"`
-	Amount int64  `json:"amount"`
+	From   PlayerID `json:"from"`
+	To     PlayerID `json:"to"`
+	Amount int64    `json:"amount"`
 }
 
 // Settlement is every money movement of a round. The invariant
@@ -53,20 +53,20 @@ const (
 
 // PlayerScore is one player's result in a round.
 type PlayerScore struct {
-	Player    string `json:"player"`
-	Qualified bool   `json:"qualified"`
-	Score     int    `json:"score"` // 0 without a score
-	Automatic bool   `json:"automatic,omitempty"`
-	Forfeited bool   `json:"forfeited,omitempty"`
+	Player    PlayerID `json:"player"`
+	Qualified bool     `json:"qualified"`
+	Score     int      `json:"score"` // 0 without a score
+	Automatic bool     `json:"automatic,omitempty"`
+	Forfeited bool     `json:"forfeited,omitempty"`
 }
 
 // Result is a finished round: the scores, who won and the money.
 type Result struct {
 	Kind    ResultKind    `json:"kind"`
 	Scores  []PlayerScore `json:"scores"`
-	Winners []string      `json:"winners,omitempty"`
+	Winners []PlayerID    `json:"winners,omitempty"`
 	// Playoff lists the players who must play a one-round playoff.
-	Playoff []string `json:"playoff,omitempty"`
+	Playoff []PlayerID `json:"playoff,omitempty"`
 	// Automatic says a claimed automatic won the round.
 	Automatic  bool       `json:"automatic,omitempty"`
 	Settlement Settlement `json:"settlement"`
@@ -187,7 +187,7 @@ func (r *Round) tie(tied []int) (ResultKind, []int) {
 
 // split divides pot equally among players in whole units. The indivisible
 // remainder is returned, not paid: it stays in the pot (RULES.md §2).
-func split(pot int64, players []string) ([]Amount, int64) {
+func split(pot int64, players []PlayerID) ([]Amount, int64) {
 	k := int64(len(players))
 	share := pot / k
 	if share == 0 {

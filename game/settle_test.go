@@ -9,61 +9,61 @@ import (
 
 func TestRoundSettlement(t *testing.T) {
 	t.Parallel()
-	abcd := []string{"alice", "bob", "carol", "dave"}
+	abcd := []PlayerID{alice, bob, carol, dave}
 	tests := []struct {
 		name      string
 		preset    string
 		opts      Options
-		players   []string
+		players   []PlayerID
 		carried   int64
 		declared  int
 		scores    []int // -1: no score
 		kind      ResultKind
-		winners   []string
-		playoff   []string
+		winners   []PlayerID
+		playoff   []PlayerID
 		payouts   []Amount
 		carry     int64
 		remainder int64
 		perPoint  []Payment
 	}{
 		{name: "highest wins the pot", preset: "classic", players: abc, carried: 2, scores: []int{7, 9, 3},
-			kind: ResultWin, winners: []string{"bob"}, payouts: []Amount{{"bob", 5}}},
+			kind: ResultWin, winners: []PlayerID{bob}, payouts: []Amount{{bob, 5}}},
 		{name: "no score never wins", preset: "classic", players: abc, scores: []int{-1, 2, -1},
-			kind: ResultWin, winners: []string{"bob"}, payouts: []Amount{{"bob", 3}}},
+			kind: ResultWin, winners: []PlayerID{bob}, payouts: []Amount{{bob, 3}}},
 		{name: "one tie, all tie: the pot carries", preset: "bar", players: abc, carried: 1, scores: []int{9, 9, 3},
 			kind: ResultTie, carry: 4},
 		{name: "split evenly", preset: "classic", players: abcd, scores: []int{8, 8, 3, -1},
-			kind: ResultSplit, winners: []string{"alice", "bob"}, payouts: []Amount{{"alice", 2}, {"bob", 2}}},
+			kind: ResultSplit, winners: []PlayerID{alice, bob}, payouts: []Amount{{alice, 2}, {bob, 2}}},
 		{name: "split with a remainder that carries", preset: "classic", players: abcd, carried: 1, scores: []int{8, 8, 8, -1},
-			kind: ResultSplit, winners: []string{"alice", "bob", "carol"}, payouts: []Amount{{"alice", 1}, {"bob", 1}, {"carol", 1}},
+			kind: ResultSplit, winners: []PlayerID{alice, bob, carol}, payouts: []Amount{{alice, 1}, {bob, 1}, {carol, 1}},
 			carry: 2, remainder: 2},
 		{name: "nobody qualifies: all tie, the pot carries", preset: "classic", players: abc, scores: []int{-1, -1, -1},
 			kind: ResultNoQualify, carry: 3},
 		{name: "nobody qualifies: refund split among all", preset: "ship-of-fools", players: abc, carried: 2, scores: []int{-1, -1, -1},
-			kind: ResultRefund, payouts: []Amount{{"alice", 1}, {"bob", 1}, {"carol", 1}}, carry: 2, remainder: 2},
+			kind: ResultRefund, payouts: []Amount{{alice, 1}, {bob, 1}, {carol, 1}}, carry: 2, remainder: 2},
 		{name: "low: lowest qualified score wins", preset: "classic", opts: Options{Low: ptr(true)}, players: abc, scores: []int{7, -1, 3},
-			kind: ResultWin, winners: []string{"carol"}, payouts: []Amount{{"carol", 3}}},
+			kind: ResultWin, winners: []PlayerID{carol}, payouts: []Amount{{carol, 3}}},
 		{name: "low: no score never wins", preset: "classic", opts: Options{Low: ptr(true)}, players: abc, scores: []int{-1, 11, -1},
-			kind: ResultWin, winners: []string{"bob"}, payouts: []Amount{{"bob", 3}}},
+			kind: ResultWin, winners: []PlayerID{bob}, payouts: []Amount{{bob, 3}}},
 		{name: "progressive: exact match wins", preset: "classic", opts: Options{Progressive: ptr(true)}, players: abc, carried: 6,
-			declared: 7, scores: []int{11, 7, 3}, kind: ResultWin, winners: []string{"bob"}, payouts: []Amount{{"bob", 9}}},
+			declared: 7, scores: []int{11, 7, 3}, kind: ResultWin, winners: []PlayerID{bob}, payouts: []Amount{{bob, 9}}},
 		{name: "progressive: nobody hits it, the whole pot carries", preset: "classic", opts: Options{Progressive: ptr(true)}, players: abc,
 			carried: 6, declared: 5, scores: []int{11, 7, 3}, kind: ResultNoWinner, carry: 9},
 		{name: "progressive: several hit it, tie rule", preset: "classic", opts: Options{Progressive: ptr(true)}, players: abc,
-			carried: 1, declared: 7, scores: []int{7, 7, 3}, kind: ResultSplit, winners: []string{"alice", "bob"},
-			payouts: []Amount{{"alice", 2}, {"bob", 2}}},
+			carried: 1, declared: 7, scores: []int{7, 7, 3}, kind: ResultSplit, winners: []PlayerID{alice, bob},
+			payouts: []Amount{{alice, 2}, {bob, 2}}},
 		{name: "per-point: losers pay stake times margin; no score counts 0", preset: "classic",
 			opts: Options{Payoff: ptr(PayoffPerPoint), Stake: ptr(int64(2))}, players: abc, scores: []int{5, 9, -1},
-			kind: ResultWin, winners: []string{"bob"}, payouts: []Amount{{"bob", 3}},
-			perPoint: []Payment{{"alice", "bob", 8}, {"carol", "bob", 18}}},
+			kind: ResultWin, winners: []PlayerID{bob}, payouts: []Amount{{bob, 3}},
+			perPoint: []Payment{{alice, bob, 8}, {carol, bob, 18}}},
 		{name: "per-point low: margin the other way, no score counts as the worst", preset: "classic",
 			opts: Options{Low: ptr(true), Payoff: ptr(PayoffPerPoint), Stake: ptr(int64(1))}, players: abc, scores: []int{5, 3, -1},
-			kind: ResultWin, winners: []string{"bob"}, payouts: []Amount{{"bob", 3}},
-			perPoint: []Payment{{"alice", "bob", 2}, {"carol", "bob", 9}}},
+			kind: ResultWin, winners: []PlayerID{bob}, payouts: []Amount{{bob, 3}},
+			perPoint: []Payment{{alice, bob, 2}, {carol, bob, 9}}},
 		{name: "per-point with tied winners: each payment split, leftover unit in play order", preset: "classic",
 			opts: Options{Payoff: ptr(PayoffPerPoint), Stake: ptr(int64(1))}, players: abcd, scores: []int{4, 9, 9, 6},
-			kind: ResultSplit, winners: []string{"bob", "carol"}, payouts: []Amount{{"bob", 2}, {"carol", 2}},
-			perPoint: []Payment{{"alice", "bob", 3}, {"alice", "carol", 2}, {"dave", "bob", 2}, {"dave", "carol", 1}}},
+			kind: ResultSplit, winners: []PlayerID{bob, carol}, payouts: []Amount{{bob, 2}, {carol, 2}},
+			perPoint: []Payment{{alice, bob, 3}, {alice, carol, 2}, {dave, bob, 2}, {dave, carol, 1}}},
 		{name: "per-point one tie all tie: nobody pays", preset: "bar",
 			opts: Options{Payoff: ptr(PayoffPerPoint), Stake: ptr(int64(1))}, players: abc, scores: []int{9, 9, 3},
 			kind: ResultTie, carry: 3},
@@ -110,7 +110,7 @@ func TestRoundScarnePlayoffAndScoreZero(t *testing.T) {
 	single := rs
 	single.Goal = Goal{Kind: GoalRound}
 	r = play(t, single, RoundSetup{Players: abc, Ante: true}, turns(abc, []int{9, 9, 4}))
-	if res, _ := r.Result(); res.Kind != ResultPlayoff || !slices.Equal(res.Playoff, []string{"alice", "bob"}) || res.Settlement.CarryOver != 3 {
+	if res, _ := r.Result(); res.Kind != ResultPlayoff || !slices.Equal(res.Playoff, []PlayerID{alice, bob}) || res.Settlement.CarryOver != 3 {
 		t.Fatalf("playoff result %+v", res)
 	}
 	// Nobody qualifying scores 0 each: everyone is tied.
@@ -129,13 +129,13 @@ func TestNewRoundRejects(t *testing.T) {
 		rs   Ruleset
 		s    RoundSetup
 	}{
-		{"one player", classic, RoundSetup{Players: []string{"alice"}}},
-		{"duplicate player", classic, RoundSetup{Players: []string{"alice", "alice"}}},
-		{"empty id", classic, RoundSetup{Players: []string{"alice", ""}}},
+		{"one player", classic, RoundSetup{Players: []PlayerID{alice}}},
+		{"duplicate player", classic, RoundSetup{Players: []PlayerID{alice, alice}}},
+		{"zero id", classic, RoundSetup{Players: []PlayerID{alice, 0}}},
 		{"negative pot", classic, RoundSetup{Players: abc, CarriedPot: -1}},
-		{"declared without progressive", classic, RoundSetup{Players: abc, Declared: 7, Declarer: "alice"}},
-		{"declared out of range", prog, RoundSetup{Players: abc, Declared: 13, Declarer: "alice"}},
-		{"declarer not playing", prog, RoundSetup{Players: abc, Declared: 7, Declarer: "dave"}},
+		{"declared without progressive", classic, RoundSetup{Players: abc, Declared: 7, Declarer: alice}},
+		{"declared out of range", prog, RoundSetup{Players: abc, Declared: 13, Declarer: alice}},
+		{"declarer not playing", prog, RoundSetup{Players: abc, Declared: 7, Declarer: dave}},
 	}
 	for _, tc := range tests {
 		if _, err := NewRound(tc.rs, tc.s); !errors.Is(err, ErrBadSetup) {
@@ -156,7 +156,7 @@ func randomRound(t testing.TB, rng *rand.Rand, rs Ruleset, s RoundSetup) (*Round
 		p := st.Turn
 		var a Action
 		switch {
-		case st.Claimable != "" && rng.IntN(2) == 0:
+		case st.Claimable != 0 && rng.IntN(2) == 0:
 			a = claimA(st.Claimable)
 		case st.MayLiftCups && rng.IntN(2) == 0:
 			a = liftA(p)
@@ -197,7 +197,7 @@ func TestPropertyRoundSettlement(t *testing.T) {
 		pp.Payoff, pp.Stake = PayoffPerPoint, 3
 		rulesets = append(rulesets, pp)
 	}
-	players := []string{"a", "b", "c", "d", "e"}
+	players := []PlayerID{pA, pB, pC, pD, pE}
 	for _, rs := range rulesets {
 		for range 200 {
 			n := 2 + rng.IntN(4)

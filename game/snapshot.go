@@ -11,16 +11,16 @@ import (
 // with each round so that it can resume its game without replaying every
 // round before; the audit still replays them all and compares.
 type GameState struct {
-	Seats    []string `json:"seats"`
-	First    int      `json:"first"`
-	Declarer int      `json:"declarer"`
-	Pot      int64    `json:"pot"`
-	Ante     bool     `json:"ante"`
-	Playoff  []string `json:"playoff,omitempty"`
-	Rounds   int      `json:"rounds"`
-	Totals   []int64  `json:"totals"`
-	Over     bool     `json:"over,omitempty"`
-	Winner   string   `json:"winner,omitempty"`
+	Seats    []PlayerID `json:"seats"`
+	First    int        `json:"first"`
+	Declarer int        `json:"declarer"`
+	Pot      int64      `json:"pot"`
+	Ante     bool       `json:"ante"`
+	Playoff  []PlayerID `json:"playoff,omitempty"`
+	Rounds   int        `json:"rounds"`
+	Totals   []int64    `json:"totals"`
+	Over     bool       `json:"over,omitempty"`
+	Winner   PlayerID   `json:"winner,omitempty"`
 }
 
 // Snapshot is the game's state between rounds. It refuses while a round
@@ -48,12 +48,12 @@ func ResumeGame(rs Ruleset, s GameState) (*Game, error) {
 		return nil, fmt.Errorf("%w: %d totals for %d seats", ErrBadSetup, len(s.Totals), n)
 	case s.Pot < 0 || s.Rounds < 0:
 		return nil, fmt.Errorf("%w: negative pot or round count", ErrBadSetup)
-	case s.Over != (s.Winner != "") || (s.Winner != "" && !slices.Contains(s.Seats, s.Winner)):
-		return nil, fmt.Errorf("%w: winner %q does not fit", ErrBadSetup, s.Winner)
+	case s.Over != (s.Winner != 0) || (s.Winner != 0 && !slices.Contains(s.Seats, s.Winner)):
+		return nil, fmt.Errorf("%w: winner %d does not fit", ErrBadSetup, s.Winner)
 	}
 	for _, p := range s.Playoff {
 		if !slices.Contains(s.Seats, p) {
-			return nil, fmt.Errorf("%w: playoff player %q is not seated", ErrBadSetup, p)
+			return nil, fmt.Errorf("%w: playoff player %d is not seated", ErrBadSetup, p)
 		}
 	}
 	return &Game{rs: rs, seats: slices.Clone(s.Seats), first: s.First, declarer: s.Declarer, pot: s.Pot, ante: s.Ante,

@@ -18,11 +18,11 @@ func TestSnapshotResumesTheSameGame(t *testing.T) {
 			opts.Goal = &Goal{Kind: GoalPoints, Target: 25}
 		}
 		rs := ruleset(t, name, opts)
-		first := ""
+		first := PlayerID(0)
 		if rs.Start == StartRollOff {
-			first = "b"
+			first = pB
 		}
-		seats := []string{"a", "b", "c"}
+		seats := []PlayerID{pA, pB, pC}
 		plain, err := NewGame(rs, seats, first)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ func TestSnapshotResumesTheSameGame(t *testing.T) {
 func TestResumeGameRefusesImpossibleStates(t *testing.T) {
 	t.Parallel()
 	rs := ruleset(t, "classic", Options{})
-	good := GameState{Seats: []string{"a", "b"}, Totals: []int64{0, 0}, Ante: true}
+	good := GameState{Seats: []PlayerID{pA, pB}, Totals: []int64{0, 0}, Ante: true}
 	if _, err := ResumeGame(rs, good); err != nil {
 		t.Fatal(err)
 	}
@@ -73,19 +73,19 @@ func TestResumeGameRefusesImpossibleStates(t *testing.T) {
 		"first outside":      func(s *GameState) { s.First = 2 },
 		"totals short":       func(s *GameState) { s.Totals = []int64{0} },
 		"negative pot":       func(s *GameState) { s.Pot = -1 },
-		"winner not seated":  func(s *GameState) { s.Over, s.Winner = true, "z" },
+		"winner not seated":  func(s *GameState) { s.Over, s.Winner = true, pZ },
 		"over without":       func(s *GameState) { s.Over = true },
-		"playoff not seated": func(s *GameState) { s.Playoff = []string{"a", "z"} },
-		"one seat":           func(s *GameState) { s.Seats, s.Totals = []string{"a"}, []int64{0} },
+		"playoff not seated": func(s *GameState) { s.Playoff = []PlayerID{pA, pZ} },
+		"one seat":           func(s *GameState) { s.Seats, s.Totals = []PlayerID{pA}, []int64{0} },
 	} {
 		s := good
-		s.Seats, s.Totals = append([]string(nil), good.Seats...), append([]int64(nil), good.Totals...)
+		s.Seats, s.Totals = append([]PlayerID(nil), good.Seats...), append([]int64(nil), good.Totals...)
 		mutate(&s)
 		if _, err := ResumeGame(rs, s); !errors.Is(err, ErrBadSetup) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	g, _ := NewGame(rs, []string{"a", "b"}, "")
+	g, _ := NewGame(rs, []PlayerID{pA, pB}, 0)
 	if _, err := g.NextRound(); err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ var ErrRollOff = errors.New("invalid roll-off throw")
 
 // RollOffThrow is one player's five dice in the roll-off for first throw.
 type RollOffThrow struct {
-	Player string `json:"player"`
-	Dice   []int  `json:"dice"`
+	Player PlayerID `json:"player"`
+	Dice   []int    `json:"dice"`
 }
 
 // RollOff decides who throws first: every player rolls all five dice and
@@ -23,33 +23,33 @@ type RollOffThrow struct {
 // themselves. Within each pass players throw in seat order, so the throws
 // form one sequence that can be validated and replayed.
 type RollOff struct {
-	pass   []string // who throws in the current pass, in seat order
-	totals []int    // their totals so far in this pass
-	first  string
+	pass   []PlayerID // who throws in the current pass, in seat order
+	totals []int      // their totals so far in this pass
+	first  PlayerID
 }
 
 // NewRollOff starts a roll-off among the seated players (in seat order).
-func NewRollOff(seats []string) (*RollOff, error) {
+func NewRollOff(seats []PlayerID) (*RollOff, error) {
 	if err := checkSeats(seats); err != nil {
 		return nil, err
 	}
-	return &RollOff{pass: append([]string(nil), seats...)}, nil
+	return &RollOff{pass: append([]PlayerID(nil), seats...)}, nil
 }
 
 // Waiting is who must still throw in the current pass, in order; the first
 // of them throws next. It is empty once the roll-off is decided.
-func (ro *RollOff) Waiting() []string {
+func (ro *RollOff) Waiting() []PlayerID {
 	return ro.pass[len(ro.totals):]
 }
 
 // First is the player who throws first, once decided.
-func (ro *RollOff) First() (string, bool) {
-	return ro.first, ro.first != ""
+func (ro *RollOff) First() (PlayerID, bool) {
+	return ro.first, ro.first != 0
 }
 
 // Throw records one roll-off throw. On error nothing changes.
 func (ro *RollOff) Throw(t RollOffThrow) error {
-	if ro.first != "" {
+	if ro.first != 0 {
 		return fmt.Errorf("%w: %s already throws first", ErrRollOff, ro.first)
 	}
 	if want := ro.pass[len(ro.totals)]; t.Player != want {
@@ -69,7 +69,7 @@ func (ro *RollOff) Throw(t RollOffThrow) error {
 	for _, v := range ro.totals {
 		low = min(low, v)
 	}
-	var again []string
+	var again []PlayerID
 	for i, v := range ro.totals {
 		if v == low {
 			again = append(again, ro.pass[i])
@@ -83,19 +83,19 @@ func (ro *RollOff) Throw(t RollOffThrow) error {
 }
 
 // ResolveRollOff replays a whole roll-off and returns who throws first.
-func ResolveRollOff(seats []string, throws []RollOffThrow) (string, error) {
+func ResolveRollOff(seats []PlayerID, throws []RollOffThrow) (PlayerID, error) {
 	ro, err := NewRollOff(seats)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	for _, t := range throws {
 		if err := ro.Throw(t); err != nil {
-			return "", err
+			return 0, err
 		}
 	}
 	first, ok := ro.First()
 	if !ok {
-		return "", fmt.Errorf("%w: not decided yet; waiting for %v", ErrRollOff, ro.Waiting())
+		return 0, fmt.Errorf("%w: not decided yet; waiting for %v", ErrRollOff, ro.Waiting())
 	}
 	return first, nil
 }
@@ -109,7 +109,7 @@ func ResolveRollOff(seats []string, throws []RollOffThrow) (string, error) {
 //   - loser-first: the previous round's lowest scorer (the highest in a low
 //     game); no score is lower than any score, and a tie goes to the one who
 //     threw earliest in that round.
-func nextFirst(rs Ruleset, seats []string, first int, res Result) int {
+func nextFirst(rs Ruleset, seats []PlayerID, first int, res Result) int {
 	n := len(seats)
 	switch rs.Start {
 	case StartRotateRight:
@@ -146,13 +146,13 @@ func worse(rs Ruleset, a, b PlayerScore) bool {
 }
 
 // playOrder lists the seats starting at first, clockwise.
-func playOrder(seats []string, first int) []string {
-	out := make([]string, 0, len(seats))
+func playOrder(seats []PlayerID, first int) []PlayerID {
+	out := make([]PlayerID, 0, len(seats))
 	out = append(out, seats[first:]...)
 	return append(out, seats[:first]...)
 }
 
 // checkSeats rejects fewer than two players or repeated or empty ids.
-func checkSeats(seats []string) error {
+func checkSeats(seats []PlayerID) error {
 	return checkSetup(Ruleset{}, RoundSetup{Players: seats})
 }

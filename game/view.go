@@ -17,7 +17,7 @@ const (
 
 // PlayerState is one player's part of a round.
 type PlayerState struct {
-	Player string       `json:"player"`
+	Player PlayerID     `json:"player"`
 	Status PlayerStatus `json:"status"`
 	// Outcome is the turn so far; in a view, Sealed when closed throws are
 	// hidden from the viewer.
@@ -31,23 +31,23 @@ type PlayerState struct {
 // RoundState is a round as a phone shows it.
 type RoundState struct {
 	Players []PlayerState `json:"players"`
-	// Turn is whose turn it is, "" once the round is over.
-	Turn string `json:"turn,omitempty"`
+	// Turn is whose turn it is, 0 once the round is over.
+	Turn PlayerID `json:"turn,omitempty"`
 	// Next is what that player may do now.
 	Next Next `json:"next"`
 	// Point is the best score among finished turns the viewer can see; nil
 	// before anyone has one. In a low game it is the lowest.
 	Point *int `json:"point,omitempty"`
 	// Hammer is the player who throws last in the round (RULES.md §4).
-	Hammer string `json:"hammer,omitempty"`
+	Hammer PlayerID `json:"hammer,omitempty"`
 	// Pot is what the pot holds: the carried pot plus this round's antes.
-	Pot      int64  `json:"pot"`
-	Declared int    `json:"declared,omitempty"`
-	Declarer string `json:"declarer,omitempty"`
-	Playoff  bool   `json:"playoff,omitempty"`
+	Pot      int64    `json:"pot"`
+	Declared int      `json:"declared,omitempty"`
+	Declarer PlayerID `json:"declarer,omitempty"`
+	Playoff  bool     `json:"playoff,omitempty"`
 	// Claimable names the player who may still claim a closed automatic.
 	// Views show it only to that player.
-	Claimable string `json:"claimable,omitempty"`
+	Claimable PlayerID `json:"claimable,omitempty"`
 	// MayLiftCups says the player whose turn it is may call the preceding
 	// closed rollers to lift their cups.
 	MayLiftCups bool `json:"mayLiftCups,omitempty"`
@@ -56,17 +56,17 @@ type RoundState struct {
 
 // State is the complete truth of the round, for the audit trail and replay.
 func (r *Round) State() RoundState {
-	return r.view("", true)
+	return r.view(0, true)
 }
 
 // View is what viewer may see: other players' sealed closed rolls show as
 // sealed (no dice, no score) until revealed by lifted cups or the end of
-// the round. A viewer of "" is the public.
-func (r *Round) View(viewer string) RoundState {
+// the round. A viewer of 0 is the public.
+func (r *Round) View(viewer PlayerID) RoundState {
 	return r.view(viewer, false)
 }
 
-func (r *Round) view(viewer string, all bool) RoundState {
+func (r *Round) view(viewer PlayerID, all bool) RoundState {
 	st := RoundState{
 		Players:     make([]PlayerState, len(r.seats)),
 		Pot:         r.pot(),

@@ -22,8 +22,8 @@ import (
 // before the round (so that the next request resumes from here instead of
 // replaying the whole night) and the engine's setup.
 type storedSetup struct {
-	Seats   []string            `json:"seats"`
-	First   string              `json:"first,omitempty"`
+	Seats   []game.PlayerID     `json:"seats"`
+	First   game.PlayerID       `json:"first,omitempty"`
 	RollOff []game.RollOffThrow `json:"rollOff,omitempty"`
 	Game    game.GameState      `json:"game"`
 	Round   game.RoundSetup     `json:"round"`
@@ -236,8 +236,8 @@ func sameSetup(a, b game.RoundSetup) bool {
 }
 
 // seats are the players still at the table, clockwise (by seat number).
-func (st *tableState) seats() []string {
-	var out []string
+func (st *tableState) seats() []game.PlayerID {
+	var out []game.PlayerID
 	for _, p := range st.players {
 		if p.LeftAt == nil {
 			out = append(out, sid(p.ID))

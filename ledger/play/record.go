@@ -197,7 +197,7 @@ func checkPostings(txn ledger.Transaction, s game.Settlement) error {
 // memo says in words what a round's money did, for the statement.
 func memo(res game.Result, gr *game.GameResult) string {
 	if gr != nil {
-		return "game won by player " + gr.Winner
+		return "game won by player " + gr.Winner.String()
 	}
 	switch res.Kind {
 	case game.ResultWin:

@@ -60,9 +60,9 @@ func StartRound(ctx context.Context, tx pgx.Tx, who Principal, in StartRoundInpu
 		return RoundView{}, err
 	}
 	switch {
-	case setup.Declarer != "" && in.Declared == nil:
+	case setup.Declarer != 0 && in.Declared == nil:
 		return RoundView{}, fmt.Errorf("%w: this progressive round needs the declared score of its declarer (player %s)", ErrInvalid, setup.Declarer)
-	case setup.Declarer == "" && in.Declared != nil:
+	case setup.Declarer == 0 && in.Declared != nil:
 		return RoundView{}, fmt.Errorf("%w: only a progressive pot's round has a declared score", ErrInvalid)
 	case in.Declared != nil:
 		setup.Declared = *in.Declared
@@ -97,9 +97,9 @@ func StartRound(ctx context.Context, tx pgx.Tx, who Principal, in StartRoundInpu
 }
 
 // rollOff judges the roll-off throws and returns who goes first.
-func rollOff(seats []string, in []RollOffThrowInput) (string, []game.RollOffThrow, error) {
+func rollOff(seats []game.PlayerID, in []RollOffThrowInput) (game.PlayerID, []game.RollOffThrow, error) {
 	if len(in) == 0 {
-		return "", nil, fmt.Errorf("%w: this table starts with a roll-off: send every player's five dice as rollOff (players tied for lowest throw again)", ErrInvalid)
+		return 0, nil, fmt.Errorf("%w: this table starts with a roll-off: send every player's five dice as rollOff (players tied for lowest throw again)", ErrInvalid)
 	}
 	throws := make([]game.RollOffThrow, 0, len(in))
 	for _, t := range in {
@@ -111,11 +111,11 @@ func rollOff(seats []string, in []RollOffThrowInput) (string, []game.RollOffThro
 
 // viewerOf is the engine's viewer for a principal: a player sees their own
 // sealed rolls; the host and the auditor see what the whole table sees.
-func viewerOf(p Principal) string {
+func viewerOf(p Principal) game.PlayerID {
 	if p.Role == RolePlayer {
 		return sid(p.PlayerID)
 	}
-	return ""
+	return 0
 }
 
 // ActionInput is one action as the API receives it.

@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/tally-dice/tally/db"
@@ -238,14 +237,11 @@ func amounts(in []game.Amount) []AmountView {
 }
 
 // sid is a player id as the engine sees it; pid is the way back.
-func sid(id int64) string { return strconv.FormatInt(id, 10) }
+func sid(id int64) game.PlayerID { return game.PlayerID(id) }
 
-func pid(s string) int64 {
-	id, _ := strconv.ParseInt(s, 10, 64) // engine ids are always sid()s; "" is 0
-	return id
-}
+func pid(p game.PlayerID) int64 { return int64(p) }
 
-func pids(in []string) []int64 {
+func pids(in []game.PlayerID) []int64 {
 	out := make([]int64, 0, len(in))
 	for _, s := range in {
 		out = append(out, pid(s))
