@@ -1,23 +1,20 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-	"github.com/tally-dice/tally/ledger/play"
+	"github.com/tally-dice/tally/table"
 )
 
-// principalKey is where authenticate leaves the caller in the echo context.
-const principalKey = "tally.principal"
+// authKey is where authenticate leaves the request's table and token.
+const authKey = "tally.auth"
 
-// authenticate guards every /v1/tables/:tableId route: the bearer token must
-// belong to that table. A missing or unknown token is 401; a token of another
-// table is 403.
+// authenticate guards every /v1/tables/:tableId route: it reads the table id
+// and the bearer token, which the service checks with the request (a
+// missing or unknown token is 401, a token of another table 403).
 func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if c.Param("tableId") == "" || strings.HasSuffix(c.Path(), "/*") {
@@ -31,25 +28,15 @@ func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			return fail(kindUnauthorized, "send the table's token as `Authorization: Bearer <token>`")
 		}
-		p, err := play.Authenticate(c.Request().Context(), s.pool, token)
-		if errors.Is(err, play.ErrUnknownToken) {
-			return fail(kindUnauthorized, "this token is not known here; ask the host for the join code and join again")
-		}
-		if err != nil {
-			return err
-		}
-		if p.TableID != tableID {
-			return fail(kindForbidden, fmt.Sprintf("this token belongs to another table, not table %d", tableID))
-		}
-		c.Set(principalKey, p)
+		c.Set(authKey, table.Auth{TableID: tableID, Token: token})
 		return next(c)
 	}
 }
 
-// principal is the caller authenticate found.
-func principal(c echo.Context) play.Principal {
-	p, _ := c.Get(principalKey).(play.Principal)
-	return p
+// auth is the table and token authenticate read.
+func auth(c echo.Context) table.Auth {
+	a, _ := c.Get(authKey).(table.Auth)
+	return a
 }
 
 // bearer reads the token of an `Authorization: Bearer` header. The live
@@ -67,16 +54,6 @@ func bearer(c echo.Context) (string, bool) {
 	return strings.TrimSpace(token), true
 }
 
-// tokenScope names the idempotency scope of a request: its token's hash, so
-// that keys of different callers never meet, or "anonymous".
-func tokenScope(c echo.Context) string {
-	if token, ok := bearer(c); ok {
-		h := sha256.Sum256([]byte(token))
-		return "token:" + hex.EncodeToString(h[:])
-	}
-	return "anonymous"
-}
-
 // pathID parses a positive integer path parameter.
 func pathID(c echo.Context, name string) (int64, error) {
 	raw := c.Param(name)
@@ -85,14 +62,6 @@ func pathID(c echo.Context, name string) (int64, error) {
 		return 0, fail(kindNotFound, fmt.Sprintf("%s %q is not an id (a positive whole number)", name, raw))
 	}
 	return id, nil
-}
-
-// requireHost refuses anyone but the table's host.
-func requireHost(c echo.Context, what string) error {
-	if principal(c).Role != play.RoleHost {
-		return fail(kindForbidden, "only the host may "+what)
-	}
-	return nil
 }
 
 // unrouted answers a request that matches no route of the table group.

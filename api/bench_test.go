@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/table"
 )
 
 // BenchmarkHTTPRound plays whole rounds of eight players through the HTTP
@@ -13,9 +14,9 @@ import (
 // turns, settlement), nine requests. With -benchtime=Nx it also shows how
 // the cost of a round grows as the table's history does.
 func BenchmarkHTTPRound(b *testing.B) {
-	c := newClient(b, New(Config{Pool: dbtest.Pool(b)}))
+	c := newClient(b, New(Config{Tables: table.New(dbtest.Pool(b), nil)}))
 	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
-	var tb table
+	var tb apiTable
 	{
 		r := c.do(b, req{method: http.MethodPost, path: "/v1/tables", body: map[string]any{"preset": "classic", "players": names}})
 		if r.status != http.StatusCreated {
@@ -31,7 +32,7 @@ func BenchmarkHTTPRound(b *testing.B) {
 			HostToken string `json:"hostToken"`
 		}
 		r.decode(b, &out)
-		tb = table{ID: out.Table.ID, Host: out.HostToken}
+		tb = apiTable{ID: out.Table.ID, Host: out.HostToken}
 	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -61,7 +62,7 @@ func BenchmarkHTTPRound(b *testing.B) {
 // table that has played 100 rounds of eight players: what the History tab
 // asks for. Both replay every round through the engine.
 func BenchmarkHTTPHistory(b *testing.B) {
-	c := newClient(b, New(Config{Pool: dbtest.Pool(b)}))
+	c := newClient(b, New(Config{Tables: table.New(dbtest.Pool(b), nil)}))
 	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
 	r := c.do(b, req{method: http.MethodPost, path: "/v1/tables", body: map[string]any{"preset": "classic", "players": names}})
 	var out struct {
@@ -71,7 +72,7 @@ func BenchmarkHTTPHistory(b *testing.B) {
 		HostToken string `json:"hostToken"`
 	}
 	r.decode(b, &out)
-	tb := table{ID: out.Table.ID, Host: out.HostToken}
+	tb := apiTable{ID: out.Table.ID, Host: out.HostToken}
 	for range 100 {
 		var rd struct {
 			Number  int     `json:"number"`

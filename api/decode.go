@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/tally-dice/tally/table"
 )
 
 // maxBody is the largest request body accepted. A whole turn with every
@@ -55,6 +56,29 @@ func readEmptyBody(c echo.Context) ([]byte, error) {
 		return body, err
 	}
 	return body, decodeStrict(body, &struct{}{})
+}
+
+// decodeWrite reads and decodes a write's JSON body into v and reads its
+// Idempotency-Key, to be answered with status.
+func decodeWrite(c echo.Context, v any, status int) (table.Key, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return table.Key{}, err
+	}
+	if err := decodeStrict(body, v); err != nil {
+		return table.Key{}, err
+	}
+	return idempotencyKey(c, body, status)
+}
+
+// emptyWrite reads the body of a write that takes none (empty or {}) and
+// its Idempotency-Key.
+func emptyWrite(c echo.Context, status int) (table.Key, error) {
+	body, err := readEmptyBody(c)
+	if err != nil {
+		return table.Key{}, err
+	}
+	return idempotencyKey(c, body, status)
 }
 
 // decodeStrict decodes one JSON value into v, refusing unknown fields,

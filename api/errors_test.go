@@ -16,7 +16,7 @@ import (
 type midRound struct {
 	*scene
 	annTok, bobTok string
-	other          table
+	other          apiTable
 }
 
 func newMidRound(t *testing.T) midRound {

@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 	"testing"
+
+	"github.com/tally-dice/tally/table"
 )
 
 // TestEventPagesWalkTheWholeLog reads the log two events at a time with the
@@ -14,18 +16,18 @@ func TestEventPagesWalkTheWholeLog(t *testing.T) {
 	s.start(nil)
 	s.turn(1, "Ann", []int{6, 5, 4, 6, 3})
 	s.turn(1, "Bob", []int{6, 5, 4, 1, 2})
-	var all eventPage
+	var all table.EventPage
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?limit=500"), token: s.tb.Audit}, &all)
 	if len(all.Events) < 6 || all.Next != "" {
 		t.Fatalf("whole log: %d events, next %q", len(all.Events), all.Next)
 	}
-	var walked []eventView
+	var walked []table.EventView
 	path := s.tb.path("/events?limit=2")
 	for pages := 0; ; pages++ {
 		if pages > len(all.Events) {
 			t.Fatal("the cursor never ends")
 		}
-		var page eventPage
+		var page table.EventPage
 		s.must(http.StatusOK, req{method: http.MethodGet, path: path, token: s.tb.Audit}, &page)
 		if len(page.Events) > 2 {
 			t.Fatalf("a page of %d events, limit 2", len(page.Events))

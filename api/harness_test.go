@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/table"
 )
 
 // This file is the harness the scenario tests play through: one table on a
@@ -21,14 +22,14 @@ type scene struct {
 	t    *testing.T
 	c    *client
 	pool *pgxpool.Pool
-	tb   table
+	tb   apiTable
 }
 
 // newScene makes a table on a fresh database.
 func newScene(t *testing.T, body map[string]any) *scene {
 	t.Helper()
 	pool := dbtest.Pool(t)
-	c := newClient(t, New(Config{Pool: pool}))
+	c := newClient(t, New(Config{Tables: table.New(pool, nil)}))
 	return &scene{t: t, c: c, pool: pool, tb: makeTable(t, c, body)}
 }
 

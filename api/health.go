@@ -22,7 +22,7 @@ func (s *server) healthz(c echo.Context) error {
 func (s *server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := s.pool.Ping(ctx); err != nil {
+	if err := s.tables.Ready(ctx); err != nil {
 		return fail(kindUnavailable, "the database is not reachable: "+err.Error())
 	}
 	return c.JSON(http.StatusOK, health{Status: "ready"})

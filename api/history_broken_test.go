@@ -15,8 +15,8 @@ func TestBrokenHistoryIsAClearConflict(t *testing.T) {
 	s := newScene(t, map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"}})
 	s.start(nil)
 	s.turn(1, "Ann", []int{6, 5, 4, 6, 3})
-	tamper(t, s, []string{`UPDATE round_actions SET payload = jsonb_set(payload, '{roll,dice}', '[6,5,4,9,1]')
-		WHERE seq = 1 AND round_id = (SELECT id FROM rounds WHERE table_id = $1 AND number = 1)`})
+	tamper(t, s, []string{`UPDATE round_actions SET dice = '{6,5,4,9,1}'
+		WHERE table_id = $1 AND seq = 1 AND round_id = (SELECT id FROM rounds WHERE table_id = $1 AND number = 1)`})
 	for _, r := range []req{
 		{method: http.MethodGet, path: s.tb.path("/rounds/1"), token: s.tb.Host},
 		{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host},

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tally-dice/tally/table"
 )
 
 func TestHealthReadinessAndMetrics(t *testing.T) {
@@ -26,7 +28,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 func TestReadyzWithoutADatabase(t *testing.T) {
 	t.Parallel()
 	pool := newClosedPool(t)
-	c := newClient(t, New(Config{Pool: pool}))
+	c := newClient(t, New(Config{Tables: table.New(pool, nil)}))
 	r := c.do(t, req{method: http.MethodGet, path: "/readyz"})
 	if r.status != http.StatusServiceUnavailable || r.problem(t).Type != "/problems/unavailable" {
 		t.Fatalf("readyz with the database gone: %d %s", r.status, r.body)

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// table is a table made through the API, with its tokens.
-type table struct {
+// apiTable is a table made through the API, with its tokens.
+type apiTable struct {
 	ID      int64
 	Host    string
 	Audit   string
@@ -18,7 +18,7 @@ type table struct {
 }
 
 // makeTable creates a table and returns it with its players' ids by name.
-func makeTable(t *testing.T, c *client, body map[string]any) table {
+func makeTable(t *testing.T, c *client, body map[string]any) apiTable {
 	t.Helper()
 	r := c.do(t, req{method: http.MethodPost, path: "/v1/tables", body: body})
 	if r.status != http.StatusCreated {
@@ -35,14 +35,14 @@ func makeTable(t *testing.T, c *client, body map[string]any) table {
 		HostToken, AuditToken, JoinCode string
 	}
 	r.decode(t, &out)
-	tb := table{ID: out.Table.ID, Host: out.HostToken, Audit: out.AuditToken, Code: out.JoinCode, Players: map[string]int64{}}
+	tb := apiTable{ID: out.Table.ID, Host: out.HostToken, Audit: out.AuditToken, Code: out.JoinCode, Players: map[string]int64{}}
 	for _, p := range out.Table.Players {
 		tb.Players[p.Name] = p.ID
 	}
 	return tb
 }
 
-func (tb table) path(format string, a ...any) string {
+func (tb apiTable) path(format string, a ...any) string {
 	return fmt.Sprintf("/v1/tables/%d", tb.ID) + fmt.Sprintf(format, a...)
 }
 

@@ -56,7 +56,6 @@ var (
 	kindRoundBusy     = &problemKind{"/problems/round-in-progress", http.StatusConflict, "A round is in progress"}
 	kindNoRound       = &problemKind{"/problems/no-round-in-progress", http.StatusConflict, "No round is in progress"}
 	kindTableClosed   = &problemKind{"/problems/table-closed", http.StatusConflict, "The table is closed"}
-	kindInFlight      = &problemKind{"/problems/idempotency-in-flight", http.StatusConflict, "A request with this Idempotency-Key is still in flight"}
 	kindKeyMismatch   = &problemKind{"/problems/idempotency-mismatch", http.StatusUnprocessableEntity, "Idempotency-Key reused with a different request"}
 	kindTooLarge      = &problemKind{"/problems/payload-too-large", http.StatusRequestEntityTooLarge, "Request body too large"}
 	kindMediaType     = &problemKind{"/problems/unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported media type"}

@@ -3,11 +3,9 @@ package api
 import (
 	"errors"
 
-	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/odds"
-	"github.com/tally-dice/tally/ledger"
-	"github.com/tally-dice/tally/ledger/play"
+	"github.com/tally-dice/tally/table"
 )
 
 // ruleCodes are the stable codes of the rules a roll can break, sent as the
@@ -30,10 +28,10 @@ var ruleCodes = []struct {
 	{game.ErrTurnIncomplete, "turn-incomplete"},
 }
 
-// domainProblem maps the errors of the game and ledger packages to problems.
+// domainProblem maps the errors of the table service and the game to problems.
 // It is called by problemFor and nowhere else.
 func domainProblem(err error) (Problem, bool) {
-	if errors.Is(err, play.ErrHistoryBroken) {
+	if errors.Is(err, table.ErrHistoryBroken) {
 		// Checked first: a stored throw that no longer replays is the
 		// table's problem, not a roll the caller sent.
 		return kindHistory.problem(err.Error()), true
@@ -66,22 +64,21 @@ var domainKinds = []struct {
 	errs []error
 	kind *problemKind
 }{
-	{[]error{play.ErrUnknownToken}, kindUnauthorized},
-	{[]error{play.ErrForbidden}, kindForbidden},
-	{[]error{play.ErrNotFound, ledger.ErrTableNotFound, ledger.ErrUnknownPlayer, db.ErrNotFound}, kindNotFound},
+	{[]error{table.ErrUnavailable}, kindUnavailable},
+	{[]error{table.ErrUnknownToken}, kindUnauthorized},
+	{[]error{table.ErrForbidden}, kindForbidden},
+	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound},
 	{[]error{game.ErrOutOfTurn}, kindOutOfTurn},
-	{[]error{play.ErrRoundPlaying}, kindRoundBusy},
-	{[]error{play.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound},
-	{[]error{ledger.ErrTableClosed}, kindTableClosed},
-	{[]error{ledger.ErrIdempotencyInFlight}, kindInFlight},
-	{[]error{ledger.ErrIdempotencyMismatch}, kindKeyMismatch},
-	{[]error{ledger.ErrInsufficientFunds}, kindInsufficient},
-	{[]error{ledger.ErrPotNotEmpty}, kindPotNotEmpty},
-	{[]error{play.ErrNameTaken, play.ErrGameUnderway, db.ErrConflict, game.ErrGameOver}, kindConflict},
+	{[]error{table.ErrRoundPlaying}, kindRoundBusy},
+	{[]error{table.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound},
+	{[]error{table.ErrTableClosed}, kindTableClosed},
+	{[]error{table.ErrKeyMismatch}, kindKeyMismatch},
+	{[]error{table.ErrInsufficientFunds}, kindInsufficient},
+	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty},
+	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict},
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules},
-	{[]error{play.ErrInvalid, ledger.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
+	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
 		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid},
 	{[]error{odds.ErrRuleset, odds.ErrRollsLeft, odds.ErrLater, odds.ErrPoint, odds.ErrBanked,
 		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid},
-	{[]error{ledger.ErrContention}, kindUnavailable},
 }

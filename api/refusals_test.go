@@ -2,12 +2,12 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // These tests are the refusals of the game and the books: plays out of turn
@@ -224,22 +224,27 @@ func TestIdempotencyKeys(t *testing.T) {
 	m := newMidRound(t)
 	stand := req{method: http.MethodPost, path: m.tb.path("/rounds/1/actions"), token: m.annTok, key: "ann-stand", body: map[string]any{"kind": "stand"}}
 
-	// In flight: another transaction holds the key's lock, as a first
-	// request still being processed would.
+	// In flight: while a first request holds the table (here a transaction
+	// holding the table row's lock, as every write does until it commits),
+	// two copies of Ann's stand with one key wait for it. Once the table is
+	// free, one applies and the other is answered with its response.
 	ctx := context.Background()
 	tx, err := m.pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, advisoryKey(m.annTok, "ann-stand")); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM tables WHERE id = $1 FOR UPDATE`, m.tb.ID); err != nil {
 		t.Fatal(err)
 	}
-	m.refused(stand, 409, "/problems/idempotency-in-flight", "ann-stand")
+	copies := make(chan resp, 2)
+	for range 2 {
+		go func() { copies <- m.c.do(t, stand) }()
+	}
+	waitForLockWaiters(t, m.pool, 2)
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-
-	first := m.must(http.StatusCreated, stand, nil)
+	first := oneEffect(t, []resp{<-copies, <-copies}, http.StatusCreated)
 	before := m.snapshot()
 	again := m.must(http.StatusCreated, stand, nil)
 	if again.header.Get("Idempotent-Replayed") != "true" || string(again.body) != string(first.body) {
@@ -256,9 +261,20 @@ func TestIdempotencyKeys(t *testing.T) {
 	}
 }
 
-// advisoryKey is the lock ledger.Begin takes for a token's Idempotency-Key.
-func advisoryKey(token, key string) int64 {
-	h := sha256.Sum256([]byte(token))
-	sum := sha256.Sum256([]byte("token:" + hex.EncodeToString(h[:]) + "\x00" + key))
-	return int64(binary.BigEndian.Uint64(sum[:8]))
+// waitForLockWaiters waits until n sessions of the test's database wait on
+// a lock.
+func waitForLockWaiters(t *testing.T, pool *pgxpool.Pool, n int) {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
+		var waiting int
+		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waiting >= n {
+			return
+		}
+	}
+	t.Fatalf("%d requests never waited on the table's lock", n)
 }

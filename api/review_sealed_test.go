@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -99,7 +98,7 @@ func TestReviewSealedRollNotRecoverableFromEventHashes(t *testing.T) {
 			for a := 1; a <= 6; a++ {
 				for b := 1; b <= 6; b++ {
 					payload := map[string]any{"round": ref.Round, "seq": ref.Seq, "action": map[string]any{
-						"player": fmt.Sprint(bob), "kind": "roll", "roll": map[string]any{"dice": []int{a, b}}}}
+						"player": bob, "kind": "roll", "roll": map[string]any{"dice": []int{a, b}}}}
 					if len(prev) == 0 {
 						continue
 					}

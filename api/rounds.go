@@ -6,9 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
-	"github.com/tally-dice/tally/ledger/play"
+	"github.com/tally-dice/tally/table"
 )
 
 // roundNumber parses the :number path parameter.
@@ -22,7 +21,7 @@ func roundNumber(c echo.Context) (int, error) {
 
 // listRounds serves GET /v1/tables/:tableId/rounds.
 func (s *server) listRounds(c echo.Context) error {
-	v, err := play.Rounds(c.Request().Context(), s.pool, principal(c))
+	v, err := s.tables.Rounds(c.Request().Context(), auth(c))
 	if err != nil {
 		return err
 	}
@@ -35,7 +34,7 @@ func (s *server) getRound(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := play.Round(c.Request().Context(), s.pool, principal(c), n)
+	v, err := s.tables.Round(c.Request().Context(), auth(c), n)
 	if err != nil {
 		return err
 	}
@@ -44,47 +43,46 @@ func (s *server) getRound(c echo.Context) error {
 
 // startRound serves POST /v1/tables/:tableId/rounds. The body is optional.
 func (s *server) startRound(c echo.Context) error {
+	var in table.StartRoundInput
 	body, err := readBody(c)
 	if err != nil {
 		return err
 	}
-	var in play.StartRoundInput
 	if body != nil {
 		if err := decodeStrict(body, &in); err != nil {
 			return err
 		}
 	}
-	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.StartRound(ctx, tx, principal(c), in)
-	})
+	k, err := idempotencyKey(c, body, http.StatusCreated)
+	if err != nil {
+		return err
+	}
+	r, err := s.tables.StartRound(c.Request().Context(), auth(c), k, in)
+	return reply(c, r, err)
 }
 
 // recordAction serves POST /v1/tables/:tableId/rounds/:number/actions.
 func (s *server) recordAction(c echo.Context) error {
-	return recordInRound(s, c, play.Act)
+	return recordInRound(s, c, s.tables.Act)
 }
 
 // recordTurn serves POST /v1/tables/:tableId/rounds/:number/turns.
 func (s *server) recordTurn(c echo.Context) error {
-	return recordInRound(s, c, play.SubmitTurn)
+	return recordInRound(s, c, s.tables.SubmitTurn)
 }
 
 // recordInRound decodes a body of type T and records it in the round named
 // by the path, answering with the round after it.
-func recordInRound[T any](s *server, c echo.Context, record func(context.Context, pgx.Tx, play.Principal, int, T) (play.RoundView, error)) error {
+func recordInRound[T any](s *server, c echo.Context, record func(context.Context, table.Auth, table.Key, int, T) (table.Reply, error)) error {
 	n, err := roundNumber(c)
 	if err != nil {
 		return err
 	}
-	body, err := readBody(c)
+	var in T
+	k, err := decodeWrite(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}
-	var in T
-	if err := decodeStrict(body, &in); err != nil {
-		return err
-	}
-	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return record(ctx, tx, principal(c), n, in)
-	})
+	r, err := record(c.Request().Context(), auth(c), k, n, in)
+	return reply(c, r, err)
 }

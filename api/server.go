@@ -1,23 +1,26 @@
-// Package api is Tally's HTTP interface: it turns requests into calls on the
-// game rules and the ledger and maps the results back, as described by
-// openapi.yaml at the root of the repository.
+// Package api is Tally's HTTP interface, as openapi.yaml at the root of the
+// repository describes it. It only speaks HTTP: a handler decodes the
+// request, makes one call on the table service (package table), or on the
+// rules (package game) for the stateless rules endpoints, and writes the
+// answer or the error back. It never reaches the ledger or the database
+// but through the service; who may do what, and what each token may see,
+// is decided there.
 package api
 
 import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/tally-dice/tally/api/web"
-	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/table"
 )
 
 // Config is what the API needs from the process that runs it.
 type Config struct {
-	Pool *pgxpool.Pool
-	Log  *slog.Logger
+	Tables *table.Service
+	Log    *slog.Logger
 	// Done, when closed, ends the live streams so a graceful shutdown does
 	// not wait for phones to hang up.
 	Done <-chan struct{}
@@ -25,11 +28,9 @@ type Config struct {
 
 // server holds the dependencies every handler shares.
 type server struct {
-	pool    *pgxpool.Pool
-	store   *ledger.Store
+	tables  *table.Service
 	log     *slog.Logger
 	metrics *metrics
-	hub     *hub
 	done    <-chan struct{}
 }
 
@@ -38,8 +39,7 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &server{pool: cfg.Pool, store: ledger.NewStore(cfg.Pool), log: cfg.Log, metrics: newMetrics(),
-		hub: newHub(cfg.Pool, cfg.Log), done: cfg.Done}
+	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -4,50 +4,35 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
-	"github.com/tally-dice/tally/ledger/play"
+	"github.com/tally-dice/tally/table"
 )
 
 // createTable serves POST /v1/tables.
 func (s *server) createTable(c echo.Context) error {
-	body, err := readBody(c)
+	var in table.NewTable
+	k, err := decodeWrite(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}
-	var in play.NewTable
-	if err := decodeStrict(body, &in); err != nil {
-		return err
-	}
-	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.CreateTable(ctx, tx, in)
-	})
-}
-
-// joinRequest is the body of POST /v1/join.
-type joinRequest struct {
-	Code string `json:"code"`
-	Name string `json:"name"`
+	r, err := s.tables.CreateTable(c.Request().Context(), k, in)
+	return reply(c, r, err)
 }
 
 // joinTable serves POST /v1/join.
 func (s *server) joinTable(c echo.Context) error {
-	body, err := readBody(c)
+	var in table.JoinInput
+	k, err := decodeWrite(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}
-	var in joinRequest
-	if err := decodeStrict(body, &in); err != nil {
-		return err
-	}
-	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.Join(ctx, tx, in.Code, in.Name)
-	})
+	r, err := s.tables.Join(c.Request().Context(), k, in)
+	return reply(c, r, err)
 }
 
 // invite serves GET /v1/join/:code: the table and its open seats.
 func (s *server) invite(c echo.Context) error {
-	inv, err := play.Invite(c.Request().Context(), s.pool, c.Param("code"))
+	inv, err := s.tables.Invite(c.Request().Context(), c.Param("code"))
 	if err != nil {
 		return err
 	}
@@ -56,23 +41,21 @@ func (s *server) invite(c echo.Context) error {
 
 // getTable serves GET /v1/tables/:tableId.
 func (s *server) getTable(c echo.Context) error {
-	p := principal(c)
-	v, err := play.Table(c.Request().Context(), s.pool, p.TableID, p)
+	v, err := s.tables.Table(c.Request().Context(), auth(c))
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, v)
 }
 
-// closeTable serves POST /v1/tables/:tableId/close.
+// closeTable serves POST /v1/tables/:tableId/close; it takes no body.
 func (s *server) closeTable(c echo.Context) error {
-	body, err := readEmptyBody(c)
+	k, err := emptyWrite(c, http.StatusOK)
 	if err != nil {
 		return err
 	}
-	return s.commit(c, body, http.StatusOK, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.Close(ctx, tx, principal(c))
-	})
+	r, err := s.tables.Close(c.Request().Context(), auth(c), k)
+	return reply(c, r, err)
 }
 
 // seatRequest is the body of POST /v1/tables/:tableId/players.
@@ -82,43 +65,35 @@ type seatRequest struct {
 
 // seatPlayer serves POST /v1/tables/:tableId/players.
 func (s *server) seatPlayer(c echo.Context) error {
-	if err := requireHost(c, "seat players"); err != nil {
-		return err
-	}
-	body, err := readBody(c)
+	var in seatRequest
+	k, err := decodeWrite(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}
-	var in seatRequest
-	if err := decodeStrict(body, &in); err != nil {
-		return err
-	}
-	return s.commit(c, body, http.StatusCreated, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return play.Seat(ctx, tx, principal(c).TableID, in.Name)
-	})
+	r, err := s.tables.Seat(c.Request().Context(), auth(c), k, in.Name)
+	return reply(c, r, err)
 }
 
 // leaveTable serves POST /v1/tables/:tableId/players/:playerId/leave.
 func (s *server) leaveTable(c echo.Context) error {
-	return s.seatChange(c, play.Leave)
+	return s.seatChange(c, s.tables.Leave)
 }
 
 // releaseSeat serves POST /v1/tables/:tableId/players/:playerId/release.
 func (s *server) releaseSeat(c echo.Context) error {
-	return s.seatChange(c, play.Release)
+	return s.seatChange(c, s.tables.Release)
 }
 
 // seatChange runs a change to the seat in the path; it takes no body.
-func (s *server) seatChange(c echo.Context, change func(context.Context, pgx.Tx, play.Principal, int64) (play.PlayerView, error)) error {
+func (s *server) seatChange(c echo.Context, change func(ctx context.Context, a table.Auth, k table.Key, player int64) (table.Reply, error)) error {
 	playerID, err := pathID(c, "playerId")
 	if err != nil {
 		return err
 	}
-	body, err := readEmptyBody(c)
+	k, err := emptyWrite(c, http.StatusOK)
 	if err != nil {
 		return err
 	}
-	return s.commit(c, body, http.StatusOK, func(ctx context.Context, tx pgx.Tx) (any, error) {
-		return change(ctx, tx, principal(c), playerID)
-	})
+	r, err := change(c.Request().Context(), auth(c), k, playerID)
+	return reply(c, r, err)
 }

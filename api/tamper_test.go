@@ -28,23 +28,28 @@ func TestAuditCatchesTampering(t *testing.T) {
 			`DELETE FROM events WHERE table_id = $1 AND seq = 4`,
 			`ALTER TABLE events ENABLE TRIGGER events_append_only`,
 		}, "event 5", ""},
+		{"last events removed", []string{
+			`ALTER TABLE events DISABLE TRIGGER events_append_only`,
+			`DELETE FROM events WHERE table_id = $1 AND seq > (SELECT max(seq) - 2 FROM events WHERE table_id = $1)`,
+			`ALTER TABLE events ENABLE TRIGGER events_append_only`,
+		}, "event ", ""},
 		{"round action's dice changed", []string{
-			`UPDATE round_actions SET payload = jsonb_set(payload, '{roll,dice}', '[6,5,4,1,1]') WHERE round_id = ` + round1 + ` AND seq = 1`,
-		}, "", "stored result differs from the replayed rolls"},
+			`UPDATE round_actions SET dice = '{6,5,4,1,1}' WHERE table_id = $1 AND round_id = ` + round1 + ` AND seq = 1`,
+		}, "", "recorded turn differs from the replayed rolls"},
 		{"round action made impossible", []string{
-			`UPDATE round_actions SET payload = jsonb_set(payload, '{roll,dice}', '[6,5,4,9,1]') WHERE round_id = ` + round1 + ` AND seq = 1`,
+			`UPDATE round_actions SET dice = '{6,5,4,9,1}' WHERE table_id = $1 AND round_id = ` + round1 + ` AND seq = 1`,
 		}, "", "round 1 does not replay"},
-		{"stored winner changed", []string{
-			`UPDATE rounds SET result = jsonb_set(result, '{round,winners}', jsonb_build_array((SELECT id::text FROM players WHERE table_id = $1 AND name = 'Bob'))) WHERE id = ` + round1,
-		}, "", "stored result differs"},
+		{"round setup changed", []string{
+			`UPDATE rounds SET carried_pot = 7 WHERE table_id = $1 AND number = 1`,
+		}, "", "stored setup"},
 		{"recorded turn changed", []string{
-			`UPDATE turns SET outcome = jsonb_set(outcome, '{score}', '12') WHERE round_id = ` + round1 + ` AND seq = 2`,
+			`UPDATE turns SET score = 12 WHERE table_id = $1 AND round_id = ` + round1 + ` AND seq = 2`,
 		}, "", "recorded turn differs"},
 		{"payout posting changed", []string{
 			`ALTER TABLE postings DISABLE TRIGGER postings_append_only`,
-			`UPDATE postings SET amount = amount + 1 WHERE amount > 0 AND transaction_id IN (SELECT id FROM journal_transactions WHERE table_id = $1 AND kind = 'round_settle')`,
+			`UPDATE postings SET amount = amount + 1 WHERE table_id = $1 AND amount > 0 AND transaction_id IN (SELECT id FROM journal_transactions WHERE table_id = $1 AND kind = 'round_settle')`,
 			`ALTER TABLE postings ENABLE TRIGGER postings_append_only`,
-		}, "", "ledger moved 5 for player"},
+		}, "", "the ledger moved 5 for player"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

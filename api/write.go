@@ -1,71 +1,59 @@
 package api
 
 import (
-	"context"
-	"encoding/json"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
-	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/table"
 )
 
 // maxKeyLength bounds an Idempotency-Key.
 const maxKeyLength = 255
 
-// effect is the database work of one write, run inside its transaction.
-type effect func(ctx context.Context, tx pgx.Tx) (any, error)
-
-// commit runs a write in one transaction and answers with its result. With
-// an Idempotency-Key, the key is checked and the response saved in that same
-// transaction (ledger.Begin and ledger.Save), so a retry replays the first
-// answer and can never apply twice; a failed write saves nothing, so it can
-// be retried.
-func (s *server) commit(c echo.Context, body []byte, status int, do effect) error {
+// idempotencyKey reads a write's Idempotency-Key and says what it means: the
+// key is scoped to the token that sent it (requests without one share a
+// scope, so their keys must be random), fingerprinted by the method, path
+// and body so a key reused for another request is refused, and answered
+// with status. The service stores the answer with the write.
+func idempotencyKey(c echo.Context, body []byte, status int) (table.Key, error) {
 	key := c.Request().Header.Get("Idempotency-Key")
 	if err := checkKey(key); err != nil {
-		return err
+		return table.Key{}, err
 	}
-	scope := tokenScope(c)
-	hash := ledger.RequestHash([]byte(c.Request().Method), []byte(c.Request().URL.Path), body)
-	var out []byte
-	var outStatus int
-	var replayed bool
-	err := s.store.InTx(c.Request().Context(), func(tx pgx.Tx) error {
-		ctx := c.Request().Context()
-		replayed = false
-		if key != "" {
-			stored, err := ledger.Begin(ctx, tx, scope, key, hash)
-			if err != nil {
-				return err
-			}
-			if stored != nil {
-				out, outStatus, replayed = stored.Body, stored.Status, true
-				return nil
-			}
-		}
-		v, err := do(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if out, err = json.Marshal(v); err != nil {
-			return err
-		}
-		outStatus = status
-		if key != "" {
-			return ledger.Save(ctx, tx, scope, key, hash, status, out, echo.MIMEApplicationJSON)
-		}
-		return nil
-	})
+	k := table.Key{Key: key, Scope: "anonymous", Status: status,
+		Hash: requestHash([]byte(c.Request().Method), []byte(c.Request().URL.Path), body)}
+	if token, ok := bearer(c); ok {
+		h := sha256.Sum256([]byte(token))
+		k.Scope = "token:" + hex.EncodeToString(h[:])
+	}
+	return k, nil
+}
+
+// requestHash fingerprints a request's parts, length-prefixed so that
+// ("ab","c") and ("a","bc") differ.
+func requestHash(parts ...[]byte) []byte {
+	h := sha256.New()
+	for _, p := range parts {
+		_ = binary.Write(h, binary.BigEndian, uint64(len(p)))
+		h.Write(p)
+	}
+	return h.Sum(nil)
+}
+
+// reply writes a write's answer: the stored one, marked, when it replays.
+func reply(c echo.Context, r table.Reply, err error) error {
 	if err != nil {
 		return err
 	}
-	if replayed {
+	if r.Replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
-	return c.Blob(outStatus, echo.MIMEApplicationJSON, out)
+	return c.Blob(r.Status, echo.MIMEApplicationJSON, r.Body)
 }
 
 // checkKey refuses an Idempotency-Key the database cannot keep: longer than

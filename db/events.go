@@ -1,78 +1,51 @@
 package db
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"time"
-
-	"github.com/jackc/pgx/v5"
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db/internal/dbsqlc"
 )
 
-// Event is one entry of a table's audit log. Hash chains the entries: each
-// hash covers the previous one (see package ledger for what is hashed).
-type Event struct {
-	TableID   int64
-	Seq       int64
-	Kind      string
-	Payload   json.RawMessage
-	CreatedAt time.Time
-	PrevHash  []byte
-	Hash      []byte
+// EventInsert queues appending a write's events, all made at one moment,
+// in one statement.
+func (b *Batch) EventInsert(tableID int64, events []chain.Event) {
+	if len(events) == 0 {
+		return
+	}
+	p := dbsqlc.EventInsertParams{TableID: tableID, CreatedAt: events[0].CreatedAt}
+	for _, e := range events {
+		p.Seqs = append(p.Seqs, e.Seq)
+		p.Kinds = append(p.Kinds, e.Kind)
+		p.Payloads = append(p.Payloads, string(e.Payload))
+		p.PrevHashes = append(p.PrevHashes, e.PrevHash)
+		p.Hashes = append(p.Hashes, e.Hash)
+	}
+	b.exec(func(q dbsqlc.DBTX) error { return queries.EventInsert(b.ctx, q, p) })
 }
 
-const eventColumns = `table_id, seq, kind, payload, created_at, prev_hash, hash`
-
-// scanEvent reads one row selected with eventColumns.
-func scanEvent(row pgx.Row) (Event, error) {
-	var e Event
-	err := row.Scan(&e.TableID, &e.Seq, &e.Kind, &e.Payload, &e.CreatedAt, &e.PrevHash, &e.Hash)
-	return e, interpretError(err)
+// EventPage queues reading at most max of a table's events after seq
+// after, in order.
+func (b *Batch) EventPage(tableID, after int64, max int, out *[]chain.Event) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.EventPage(b.ctx, q, dbsqlc.EventPageParams{TableID: tableID, After: after, Max: int32(max)})
+		*out = toEvents(rows)
+		return err
+	})
 }
 
-// EventLast reads a table's latest event; ErrNotFound when the log is empty.
-func EventLast(ctx context.Context, q DBTX, tableID int64) (Event, error) {
-	e, err := scanEvent(q.QueryRow(ctx, `
-		SELECT `+eventColumns+` FROM events WHERE table_id = $1 ORDER BY seq DESC LIMIT 1`, tableID))
-	if err != nil {
-		return Event{}, fmt.Errorf("last event of table %d: %w", tableID, err)
-	}
-	return e, nil
+// EventList queues reading a table's whole audit log in order.
+func (b *Batch) EventList(tableID int64, out *[]chain.Event) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.EventList(b.ctx, q, tableID)
+		*out = toEvents(rows)
+		return err
+	})
 }
 
-// EventInsert appends an event exactly as given. A taken sequence number is
-// ErrConflict.
-func EventInsert(ctx context.Context, q DBTX, e Event) error {
-	_, err := q.Exec(ctx, `INSERT INTO events (`+eventColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		e.TableID, e.Seq, e.Kind, e.Payload, e.CreatedAt, e.PrevHash, e.Hash)
-	if err != nil {
-		return fmt.Errorf("append event %d to table %d: %w", e.Seq, e.TableID, interpretError(err))
+func toEvents(rows []dbsqlc.Event) []chain.Event {
+	out := make([]chain.Event, len(rows))
+	for i, r := range rows {
+		out[i] = chain.Event{TableID: r.TableID, Seq: r.Seq, Kind: r.Kind, Payload: r.Payload, CreatedAt: r.CreatedAt,
+			PrevHash: r.PrevHash, Hash: r.Hash}
 	}
-	return nil
-}
-
-// EventList returns a table's audit log in sequence order, starting after
-// seq afterSeq (0 for all of it).
-func EventList(ctx context.Context, q DBTX, tableID, afterSeq int64) ([]Event, error) {
-	return EventListPage(ctx, q, tableID, afterSeq, 0)
-}
-
-// EventListPage returns at most limit of a table's events after seq
-// afterSeq, in order: one page of the log, however long it is. A limit of
-// 0 means no limit (PostgreSQL reads LIMIT NULL as none).
-func EventListPage(ctx context.Context, q DBTX, tableID, afterSeq int64, limit int) ([]Event, error) {
-	var max *int
-	if limit > 0 {
-		max = &limit
-	}
-	rows, err := q.Query(ctx, `
-		SELECT `+eventColumns+` FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, tableID, afterSeq, max)
-	if err != nil {
-		return nil, fmt.Errorf("events of table %d: %w", tableID, interpretError(err))
-	}
-	events, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Event, error) { return scanEvent(row) })
-	if err != nil {
-		return nil, fmt.Errorf("events of table %d: %w", tableID, err)
-	}
-	return events, nil
+	return out
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/golang-migrate/migrate/v4"
 	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -79,13 +79,15 @@ func version(m *migrate.Migrate) (uint, error) {
 
 // newMigrator opens the database through pgx's database/sql adapter, which
 // accepts every DSN form pgx does (URLs and key=value strings), and pairs it
-// with the embedded migrations.
+// with the embedded migrations. The DSN is read as the pool reads it, so
+// the pool's own settings (pool_max_conns and the like) are accepted here
+// too and left to the pool.
 func newMigrator(dsn string) (*migrate.Migrate, func(), error) {
-	cfg, err := pgx.ParseConfig(dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: parse DSN: %w", ErrMigrate, err)
 	}
-	sqlDB := stdlib.OpenDB(*cfg)
+	sqlDB := stdlib.OpenDB(*cfg.ConnConfig)
 	driver, err := pgxmigrate.WithInstance(sqlDB, &pgxmigrate.Config{})
 	if err != nil {
 		sqlDB.Close()

@@ -1,16 +1,16 @@
 package db
 
 import (
-	"context"
-	"fmt"
 	"time"
+
+	"github.com/tally-dice/tally/db/internal/dbsqlc"
+	"github.com/tally-dice/tally/game"
 )
 
 // Player is a person seated at a table. A player who left keeps the row,
 // because their postings and turns refer to it.
 type Player struct {
-	ID        int64
-	TableID   int64
+	ID        game.PlayerID
 	Name      string
 	Seat      int
 	TokenHash []byte
@@ -21,81 +21,79 @@ type Player struct {
 	ClaimedAt *time.Time
 }
 
-// PlayerInsertParams are the caller-chosen columns of a new player.
-type PlayerInsertParams struct {
-	TableID   int64
+// NewPlayer is a player about to be seated.
+type NewPlayer struct {
 	Name      string
 	Seat      int
 	TokenHash []byte
+	Claimed   bool // a phone takes the seat as it is made
 }
 
-const playerColumns = `id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at`
-
-// scanPlayer reads one row selected with playerColumns.
-func scanPlayer(row interface{ Scan(...any) error }) (Player, error) {
-	var p Player
-	err := row.Scan(&p.ID, &p.TableID, &p.Name, &p.Seat, &p.TokenHash, &p.JoinedAt, &p.LeftAt, &p.ClaimedAt)
-	return p, interpretError(err)
-}
-
-// PlayerInsert seats a player. A seat or name (case-insensitive) already
-// taken by a player still at the table is ErrConflict.
-func PlayerInsert(ctx context.Context, q DBTX, p PlayerInsertParams) (Player, error) {
-	pl, err := scanPlayer(q.QueryRow(ctx, `
-		INSERT INTO players (table_id, name, seat, token_hash) VALUES ($1, $2, $3, $4)
-		RETURNING `+playerColumns, p.TableID, p.Name, p.Seat, p.TokenHash))
-	if err != nil {
-		return Player{}, fmt.Errorf("seat player %q at table %d: %w", p.Name, p.TableID, err)
-	}
-	return pl, nil
-}
-
-// PlayerGet reads a player by id.
-func PlayerGet(ctx context.Context, q DBTX, id int64) (Player, error) {
-	p, err := scanPlayer(q.QueryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
-	if err != nil {
-		return Player{}, fmt.Errorf("player %d: %w", id, err)
-	}
-	return p, nil
-}
-
-// PlayerGetByTokenHash finds the player a token belongs to.
-func PlayerGetByTokenHash(ctx context.Context, q DBTX, hash []byte) (Player, error) {
-	p, err := scanPlayer(q.QueryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE token_hash = $1`, hash))
-	if err != nil {
-		return Player{}, fmt.Errorf("player by token: %w", err)
-	}
-	return p, nil
-}
-
-// PlayerList lists a table's players by seat, including those who left.
-func PlayerList(ctx context.Context, q DBTX, tableID int64) ([]Player, error) {
-	rows, err := q.Query(ctx, `SELECT `+playerColumns+` FROM players WHERE table_id = $1 ORDER BY seat, id`, tableID)
-	if err != nil {
-		return nil, fmt.Errorf("list players of table %d: %w", tableID, interpretError(err))
-	}
-	defer rows.Close()
-	var out []Player
-	for rows.Next() {
-		p, err := scanPlayer(rows)
+// PlayerInsert queues seating a player, with their account, and fills out
+// with them. A seat or name (any case) taken by a player still at the table
+// is ErrConflict.
+func (b *Batch) PlayerInsert(tableID int64, p NewPlayer, out *Player) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		row, err := queries.PlayerInsert(b.ctx, q, dbsqlc.PlayerInsertParams{TableID: tableID, Name: p.Name,
+			Seat: int32(p.Seat), TokenHash: p.TokenHash, Claimed: p.Claimed})
 		if err != nil {
-			return nil, fmt.Errorf("list players of table %d: %w", tableID, err)
+			return err
 		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list players of table %d: %w", tableID, interpretError(err))
-	}
-	return out, nil
+		return toPlayer(dbsqlc.Player(row), out)
+	})
 }
 
-// PlayerLeave records that a player left the table, freeing the seat.
-func PlayerLeave(ctx context.Context, q DBTX, id int64) (Player, error) {
-	p, err := scanPlayer(q.QueryRow(ctx, `
-		UPDATE players SET left_at = now() WHERE id = $1 AND left_at IS NULL
-		RETURNING `+playerColumns, id))
-	if err != nil {
-		return Player{}, fmt.Errorf("player %d leaves: %w", id, err)
-	}
-	return p, nil
+// PlayerByToken queues finding the player of a table whose token hashes to
+// hash; none leaves out zero.
+func (b *Batch) PlayerByToken(tableID int64, hash []byte, out *Player) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		return optional(out, func() (dbsqlc.Player, error) {
+			return queries.PlayerByToken(b.ctx, q, dbsqlc.PlayerByTokenParams{TableID: tableID, TokenHash: hash})
+		}, toPlayer)
+	})
+}
+
+// PlayerList queues reading a table's players by seat, those who left
+// included.
+func (b *Batch) PlayerList(tableID int64, out *[]Player) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.PlayerList(b.ctx, q, tableID)
+		if err != nil {
+			return err
+		}
+		*out = make([]Player, len(rows))
+		for i, r := range rows {
+			_ = toPlayer(r, &(*out)[i])
+		}
+		return nil
+	})
+}
+
+// PlayerClaim queues a phone claiming a seat nobody has claimed: the seat
+// gets the phone's token hash.
+func (b *Batch) PlayerClaim(tableID int64, id game.PlayerID, tokenHash []byte) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return one(queries.PlayerClaim(b.ctx, q, dbsqlc.PlayerClaimParams{TableID: tableID, ID: int64(id), TokenHash: tokenHash}))
+	})
+}
+
+// PlayerRelease queues freeing a claimed seat: the phone that held it
+// loses its token (tokenHash is of a token nobody holds).
+func (b *Batch) PlayerRelease(tableID int64, id game.PlayerID, tokenHash []byte) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return one(queries.PlayerRelease(b.ctx, q, dbsqlc.PlayerReleaseParams{TableID: tableID, ID: int64(id), TokenHash: tokenHash}))
+	})
+}
+
+// PlayerLeave queues a player leaving the table, which frees the seat.
+func (b *Batch) PlayerLeave(tableID int64, id game.PlayerID) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return one(queries.PlayerLeave(b.ctx, q, dbsqlc.PlayerLeaveParams{TableID: tableID, ID: int64(id)}))
+	})
+}
+
+func toPlayer(r dbsqlc.Player, out *Player) error {
+	*out = Player{ID: game.PlayerID(r.ID), Name: r.Name, Seat: int(r.Seat), TokenHash: r.TokenHash,
+		JoinedAt: r.JoinedAt, LeftAt: r.LeftAt, ClaimedAt: r.ClaimedAt}
+	return nil
 }

@@ -1,10 +1,17 @@
 package db
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db/internal/dbsqlc"
+	"github.com/tally-dice/tally/game"
 )
 
 // Table statuses.
@@ -13,12 +20,14 @@ const (
 	TableClosed = "closed"
 )
 
-// Table is a game table: its rules, its currency and the hashes of the
-// tokens that let the host act and auditors read.
+// Table is a game table: its rules, its currency, the hashes of the tokens
+// that let the host act and auditors read, and what the writer holding its
+// row's lock keeps current: the head of its audit chain and the number of
+// its latest round.
 type Table struct {
 	ID             int64
 	Name           string
-	Ruleset        json.RawMessage
+	Rules          game.Ruleset
 	Currency       string
 	JoinCode       string
 	HostTokenHash  []byte
@@ -27,12 +36,15 @@ type Table struct {
 	Status         string
 	CreatedAt      time.Time
 	ClosedAt       *time.Time
+	Head           chain.Head
+	Rounds         int
 }
 
-// TableInsertParams are the caller-chosen columns of a new table.
-type TableInsertParams struct {
+// NewTable is a table about to be made.
+type NewTable struct {
+	ID             int64 // from TableNextID
 	Name           string
-	Ruleset        json.RawMessage
+	Rules          game.Ruleset
 	Currency       string
 	JoinCode       string
 	HostTokenHash  []byte
@@ -40,74 +52,146 @@ type TableInsertParams struct {
 	NoOverdraft    bool
 }
 
-const tableColumns = `id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash,
-	no_overdraft, status, created_at, closed_at`
-
-// scanTable reads one row selected with tableColumns.
-func scanTable(row interface{ Scan(...any) error }) (Table, error) {
-	var t Table
-	err := row.Scan(&t.ID, &t.Name, &t.Ruleset, &t.Currency, &t.JoinCode, &t.HostTokenHash,
-		&t.AuditTokenHash, &t.NoOverdraft, &t.Status, &t.CreatedAt, &t.ClosedAt)
-	return t, interpretError(err)
+// TableInsert queues making a table, with its pot and bank accounts, and
+// fills out with it. A join code already taken is ErrConflict.
+func (b *Batch) TableInsert(t NewTable, out *Table) {
+	rules, err := json.Marshal(t.Rules)
+	if err != nil {
+		panic(fmt.Sprintf("db: a ruleset always encodes: %v", err))
+	}
+	b.queue(func(q dbsqlc.DBTX) error {
+		row, err := queries.TableInsert(b.ctx, q, dbsqlc.TableInsertParams{ID: t.ID, Name: t.Name, Ruleset: rules,
+			Currency: t.Currency, JoinCode: t.JoinCode, HostTokenHash: t.HostTokenHash,
+			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft})
+		if err != nil {
+			return err
+		}
+		return toTable(dbsqlc.Table(row), out)
+	})
 }
 
-// TableInsert creates an open table. A taken join code is ErrConflict.
-func TableInsert(ctx context.Context, q DBTX, p TableInsertParams) (Table, error) {
-	currency := p.Currency
-	if currency == "" {
-		currency = "units"
-	}
-	t, err := scanTable(q.QueryRow(ctx, `
-		INSERT INTO tables (name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		RETURNING `+tableColumns,
-		p.Name, p.Ruleset, currency, p.JoinCode, p.HostTokenHash, p.AuditTokenHash, p.NoOverdraft))
-	if err != nil {
-		return Table{}, fmt.Errorf("insert table %q: %w", p.Name, err)
-	}
-	return t, nil
+// TableNextID queues taking the id of a table about to be made.
+func (b *Batch) TableNextID(out *int64) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		id, err := queries.TableNextID(b.ctx, q)
+		*out = id
+		return err
+	})
 }
 
-// TableGet reads a table by id.
-func TableGet(ctx context.Context, q DBTX, id int64) (Table, error) {
-	t, err := scanTable(q.QueryRow(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = $1`, id))
-	if err != nil {
-		return Table{}, fmt.Errorf("table %d: %w", id, err)
-	}
-	return t, nil
+// TableLock queues reading a table and locking its row until the
+// transaction ends. Every writer of a table takes this lock first: it
+// serializes them per table (so the audit chain and the counters in the row
+// are theirs alone until they commit) and, taken before any other lock,
+// rules out lock-order deadlocks between them. A missing table leaves out
+// zero (ID 0).
+func (b *Batch) TableLock(id int64, out *Table) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		return optional(out, func() (dbsqlc.Table, error) { return queries.TableLock(b.ctx, q, id) }, toTable)
+	})
 }
 
-// TableGetByJoinCode reads the table a join code belongs to.
-func TableGetByJoinCode(ctx context.Context, q DBTX, code string) (Table, error) {
-	t, err := scanTable(q.QueryRow(ctx, `SELECT `+tableColumns+` FROM tables WHERE join_code = $1`, code))
-	if err != nil {
-		return Table{}, fmt.Errorf("table with join code %q: %w", code, err)
-	}
-	return t, nil
+// TableGet queues reading a table; a missing one leaves out zero.
+func (b *Batch) TableGet(id int64, out *Table) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		return optional(out, func() (dbsqlc.Table, error) { return queries.TableGet(b.ctx, q, id) }, toTable)
+	})
 }
 
-// TableLock reads a table and locks its row FOR UPDATE until the end of the
-// transaction. Every writer of a table's money, rounds and audit log takes
-// this lock first: it serializes them per table (so event sequence numbers
-// are gap-free) and, taken before any other lock, rules out lock-order
-// deadlocks between them.
-func TableLock(ctx context.Context, q DBTX, id int64) (Table, error) {
-	t, err := scanTable(q.QueryRow(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = $1 FOR UPDATE`, id))
-	if err != nil {
-		return Table{}, fmt.Errorf("lock table %d: %w", id, err)
-	}
-	return t, nil
+// TableIDByJoinCode queues finding the table a join code opens; 0 when none.
+func (b *Batch) TableIDByJoinCode(code string, out *int64) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		id, err := queries.TableIDByJoinCode(b.ctx, q, code)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		*out = id
+		return err
+	})
 }
 
-// TableClose marks an open table closed. Closing a closed (or missing) table
-// is ErrNotFound.
-func TableClose(ctx context.Context, q DBTX, id int64) (Table, error) {
-	t, err := scanTable(q.QueryRow(ctx, `
-		UPDATE tables SET status = 'closed', closed_at = now()
-		WHERE id = $1 AND status = 'open'
-		RETURNING `+tableColumns, id))
-	if err != nil {
-		return Table{}, fmt.Errorf("close table %d: %w", id, err)
+// TableAdvance queues storing what a write moved on: the head of the audit
+// chain and the number of the latest round.
+func (b *Batch) TableAdvance(id int64, head chain.Head, rounds int) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.TableAdvance(b.ctx, q, dbsqlc.TableAdvanceParams{ID: id, EventSeq: head.Seq,
+			EventHash: head.Hash, Rounds: int32(rounds)})
+	})
+}
+
+// TableClose queues marking an open table closed.
+func (b *Batch) TableClose(id int64) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return one(queries.TableClose(b.ctx, q, id))
+	})
+}
+
+// rulesets caches decoded rulesets by table: a table's rules never change,
+// and decoding them is most of the cost of reading a table row. The stored
+// bytes are compared on every use, so a stale entry is never used.
+var rulesets struct {
+	sync.RWMutex
+	byTable map[int64]cachedRules
+}
+
+type cachedRules struct {
+	raw   []byte
+	rules game.Ruleset
+}
+
+// maxCachedRulesets bounds the cache; it starts over when full.
+const maxCachedRulesets = 4096
+
+func decodeRules(tableID int64, raw []byte) (game.Ruleset, error) {
+	rulesets.RLock()
+	c, ok := rulesets.byTable[tableID]
+	rulesets.RUnlock()
+	if ok && bytes.Equal(c.raw, raw) {
+		return c.rules, nil
 	}
-	return t, nil
+	var rs game.Ruleset
+	if err := json.Unmarshal(raw, &rs); err != nil {
+		return rs, fmt.Errorf("table %d has an unreadable ruleset: %w", tableID, err)
+	}
+	rulesets.Lock()
+	if rulesets.byTable == nil || len(rulesets.byTable) >= maxCachedRulesets {
+		rulesets.byTable = map[int64]cachedRules{}
+	}
+	rulesets.byTable[tableID] = cachedRules{raw: bytes.Clone(raw), rules: rs}
+	rulesets.Unlock()
+	return rs, nil
+}
+
+func toTable(r dbsqlc.Table, out *Table) error {
+	rules, err := decodeRules(r.ID, r.Ruleset)
+	if err != nil {
+		return err
+	}
+	*out = Table{ID: r.ID, Name: r.Name, Rules: rules, Currency: r.Currency, JoinCode: r.JoinCode,
+		HostTokenHash: r.HostTokenHash, AuditTokenHash: r.AuditTokenHash, NoOverdraft: r.NoOverdraft,
+		Status: r.Status, CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt,
+		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, Rounds: int(r.Rounds)}
+	return nil
+}
+
+// optional runs a :one query; no row leaves out as it is (zero).
+func optional[R, T any](out *T, query func() (R, error), convert func(R, *T) error) error {
+	row, err := query()
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return convert(row, out)
+}
+
+// one checks that an update guarded by its WHERE clause changed one row: a
+// guard that failed is ErrNotFound, which the caller's own checks, made
+// under the table lock, should already have ruled out.
+func one(n int64, err error) error {
+	if err == nil && n != 1 {
+		return fmt.Errorf("%w: the row changed %d times, not once", ErrNotFound, n)
+	}
+	return err
 }

@@ -11,7 +11,7 @@ package game
 // Total is a player's points in a game of rounds.
 type Total struct {
 	Player PlayerID `json:"player"`
-	Points int64    `json:"points"`
+	Points int64    `json:"total"`
 }
 
 // GameResult is a won game of rounds and its money.
@@ -110,6 +110,7 @@ func (g *Game) Result() (GameResult, bool) {
 			}
 		}
 	}
+	res.Settlement.fill()
 	return res, true
 }
 

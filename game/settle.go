@@ -21,19 +21,19 @@ type Payment struct {
 // sum(Payouts) + CarryOver == PotBefore always holds.
 type Settlement struct {
 	// Antes are what each player put into the pot this round.
-	Antes []Amount `json:"antes,omitempty"`
+	Antes []Amount `json:"antes"`
 	// PotBefore is the carried pot plus this round's antes.
 	PotBefore int64 `json:"potBefore"`
 	// Payouts are what players take out of the pot.
-	Payouts []Amount `json:"payouts,omitempty"`
+	Payouts []Amount `json:"payouts"`
 	// CarryOver is what stays in the pot for the next round, Remainder
 	// included.
 	CarryOver int64 `json:"carryOver"`
 	// Remainder is the part of CarryOver that is the indivisible rest of a
 	// split; the ledger records it as such.
-	Remainder int64 `json:"remainder,omitempty"`
+	Remainder int64 `json:"remainder"`
 	// PerPoint are the direct payments of a per-point payoff.
-	PerPoint []Payment `json:"perPoint,omitempty"`
+	PerPoint []Payment `json:"perPoint"`
 }
 
 // ResultKind says how a round ended.
@@ -64,7 +64,7 @@ type PlayerScore struct {
 type Result struct {
 	Kind    ResultKind    `json:"kind"`
 	Scores  []PlayerScore `json:"scores"`
-	Winners []PlayerID    `json:"winners,omitempty"`
+	Winners []PlayerID    `json:"winners"`
 	// Playoff lists the players who must play a one-round playoff.
 	Playoff []PlayerID `json:"playoff,omitempty"`
 	// Automatic says a claimed automatic won the round.
@@ -78,24 +78,56 @@ func (res Result) Carried() bool {
 	return res.Kind == ResultTie || res.Kind == ResultNoQualify || res.Kind == ResultPlayoff
 }
 
-// Result is the final result once the round is over.
+// Result is the final result once the round is over. Its lists are never
+// nil: a result says whom it paid and who won, even nobody.
 func (r *Round) Result() (Result, bool) {
 	if !r.over {
 		return Result{}, false
 	}
+	res := r.result()
+	if res.Winners == nil {
+		res.Winners = []PlayerID{}
+	}
+	res.Settlement.fill()
+	return res, true
+}
+
+// Antes are what each player puts into the pot as the round starts.
+func (r *Round) Antes() []Amount {
+	if !r.setup.Ante || r.rs.Ante <= 0 {
+		return nil
+	}
+	out := make([]Amount, len(r.seats))
+	for i, s := range r.seats {
+		out[i] = Amount{s.player, r.rs.Ante}
+	}
+	return out
+}
+
+// fill makes a settlement's empty lists empty rather than nil.
+func (st *Settlement) fill() {
+	if st.Antes == nil {
+		st.Antes = []Amount{}
+	}
+	if st.Payouts == nil {
+		st.Payouts = []Amount{}
+	}
+	if st.PerPoint == nil {
+		st.PerPoint = []Payment{}
+	}
+}
+
+// result decides the round; the round is over.
+func (r *Round) result() Result {
 	res := Result{Scores: r.scores(), Automatic: r.autoWin >= 0}
 	st := &res.Settlement
 	st.PotBefore = r.pot()
-	if r.setup.Ante && r.rs.Ante > 0 {
-		for _, s := range r.seats {
-			st.Antes = append(st.Antes, Amount{s.player, r.rs.Ante})
-		}
-	}
+	st.Antes = r.Antes()
 	if r.rs.Goal.Kind != GoalRound {
 		// In a game of rounds the rounds only score; the game pays the pot.
 		res.Kind = ResultScored
 		st.CarryOver = st.PotBefore
-		return res, true
+		return res
 	}
 	var winners []int
 	res.Kind, winners = r.decide(res.Scores)
@@ -119,7 +151,7 @@ func (r *Round) Result() (Result, bool) {
 		res.Winners = nil
 		st.CarryOver = st.PotBefore
 	}
-	return res, true
+	return res
 }
 
 // scores lists each player's score in play order.

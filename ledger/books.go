@@ -1,269 +1,163 @@
 package ledger
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
 )
 
-// Bank stands for the world account wherever a player id is expected: in
-// settle-up plans and settlement payments. Player ids start at 1, so 0 is
-// never a player.
-const Bank int64 = 0
-
-// Kind names a journal transaction's movement.
-type Kind string
-
-// The movement kinds, as stored in journal_transactions.kind.
-const (
-	KindAnte        Kind = "ante"
-	KindPayout      Kind = "payout"
-	KindSplit       Kind = "split"
-	KindCarry       Kind = "carry"
-	KindPerPoint    Kind = "per_point"
-	KindDeposit     Kind = "deposit"
-	KindWithdrawal  Kind = "withdrawal"
-	KindSettlement  Kind = "settlement"
-	KindCloseOut    Kind = "close_out"
-	KindRoundSettle Kind = "round_settle"
-)
-
-// Transaction is a journal transaction as the ledger reports it.
-type Transaction struct {
-	ID        int64          `json:"id"`
-	TableID   int64          `json:"tableId"`
-	Kind      Kind           `json:"kind"`
-	RoundID   *int64         `json:"roundId,omitempty"`
-	Memo      string         `json:"memo,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-	CreatedAt time.Time      `json:"createdAt"`
-	Postings  []Posting      `json:"postings"`
+// Books are a table's accounts as read by a writer holding the table's
+// lock: nobody else moves them until it commits, so the balances here are
+// the balances, and an entry judged against them can be written as it is.
+type Books struct {
+	currency    string
+	noOverdraft bool
+	accounts    map[Account]db.Account
+	names       map[game.PlayerID]string
 }
 
-// Posting is one line of a Transaction.
-type Posting struct {
-	AccountID int64  `json:"accountId"`
-	Account   string `json:"account"`            // "player", "pot" or "world"
-	PlayerID  int64  `json:"playerId,omitempty"` // set for player accounts
-	Name      string `json:"name,omitempty"`     // the player's name, in statements
-	Amount    int64  `json:"amount"`
-}
-
-// line is a posting before it is written: an account role and an amount.
-type line struct {
-	ref    db.AccountRef
-	amount int64
-}
-
-// playerRef, potRef and worldRef name accounts by role.
-func playerRef(id int64) db.AccountRef { return db.AccountRef{Kind: db.AccountPlayer, PlayerID: id} }
-
-var (
-	potRef   = db.AccountRef{Kind: db.AccountPot}
-	worldRef = db.AccountRef{Kind: db.AccountWorld}
-)
-
-// partyRef is the account of a settle-up party: a player, or the world
-// account for Bank.
-func partyRef(id int64) db.AccountRef {
-	if id == Bank {
-		return worldRef
+// NewBooks are the books of a table from its accounts and players.
+func NewBooks(t db.Table, accounts []db.Account, players []db.Player) *Books {
+	b := &Books{currency: t.Currency, noOverdraft: t.NoOverdraft, accounts: make(map[Account]db.Account, len(accounts)),
+		names: make(map[game.PlayerID]string, len(players))}
+	for _, a := range accounts {
+		b.accounts[Account{Kind: a.Kind, Player: a.Player}] = a
 	}
-	return playerRef(id)
+	for _, p := range players {
+		b.names[p.ID] = p.Name
+	}
+	return b
 }
 
-// books is a table locked for writing, with the accounts a movement uses
-// and the head of its audit log.
-type books struct {
-	table     db.Table
-	accounts  map[db.AccountRef]db.Account
-	lastEvent *db.Event
+// Balance is an account's balance.
+func (b *Books) Balance(a Account) int64 { return b.accounts[a].Balance }
+
+// Posted is an entry that passed the checks: the journal entry to store and
+// what the audit log records of it.
+type Posted struct {
+	Journal db.JournalEntry
+	Event   Event
 }
 
-// lockBooks takes the locks every movement needs, always in this order:
-// the table row FOR UPDATE first, which serializes all writers of one table
-// (so audit sequence numbers are gap-free and balances are read and checked
-// without a race), then the accounts FOR UPDATE sorted by id. Accounts are
-// created on first use with INSERT ... ON CONFLICT DO NOTHING before they are
-// locked. One fixed order for every writer means no two transactions can
-// each hold a lock the other waits for. db.BooksLock does it all in one
-// round trip.
-func lockBooks(ctx context.Context, tx pgx.Tx, tableID int64, allowClosed bool, refs ...db.AccountRef) (*books, error) {
-	locked, err := db.BooksLock(ctx, tx, tableID, uniqueRefs(refs))
-	switch {
-	case errors.Is(err, db.ErrNotFound) && locked.Table.ID == 0:
-		return nil, fmt.Errorf("%w: %d", ErrTableNotFound, tableID)
-	case errors.Is(err, db.ErrNotFound):
-		// The database's own words (a foreign key) mean nothing to a
-		// player; name the players asked for instead.
-		var players []int64
-		for _, r := range refs {
-			if r.Kind == db.AccountPlayer {
-				players = append(players, r.PlayerID)
+// Event is the payload of a ledger.<kind> audit event.
+type Event struct {
+	Memo     string         `json:"memo,omitempty"`
+	Metadata any            `json:"metadata,omitempty"`
+	Postings []EventPosting `json:"postings"`
+	Round    int            `json:"round,omitempty"`
+}
+
+// EventPosting is one line of an audit event: "player:7", "pot" or "world".
+type EventPosting struct {
+	Account string `json:"account"`
+	Amount  int64  `json:"amount"`
+}
+
+// Post checks an entry against the books and, if it may be written, moves
+// the balances here and returns what to store. Lines on one account are
+// merged first, so what counts is each account's net movement. Nothing
+// changes when a check fails.
+func (b *Books) Post(e Entry) (Posted, error) {
+	lines := mergeLines(e.Lines)
+	var sum int64
+	for _, l := range lines {
+		sum += l.Amount
+		if _, ok := b.accounts[l.Account]; !ok {
+			if l.Account.Kind == db.AccountPlayer {
+				return Posted{}, fmt.Errorf("%w: player %d has no account at this table", ErrUnknownPlayer, l.Account.Player)
 			}
-		}
-		return nil, fmt.Errorf("%w: not every one of players %v sits at table %d", ErrUnknownPlayer, players, tableID)
-	case err != nil:
-		return nil, err
-	}
-	if locked.Table.Status == db.TableClosed && !allowClosed {
-		return nil, fmt.Errorf("%w: table %d", ErrTableClosed, tableID)
-	}
-	b := &books{table: locked.Table, accounts: make(map[db.AccountRef]db.Account, len(locked.Accounts)), lastEvent: locked.LastEvent}
-	for _, a := range locked.Accounts {
-		ref := db.AccountRef{Kind: a.Kind}
-		if a.PlayerID != nil {
-			ref.PlayerID = *a.PlayerID
-		}
-		b.accounts[ref] = a
-	}
-	return b, nil
-}
-
-// uniqueRefs drops repeated account references.
-func uniqueRefs(refs []db.AccountRef) []db.AccountRef {
-	out := make([]db.AccountRef, 0, len(refs))
-	for _, r := range refs {
-		if !slices.Contains(out, r) {
-			out = append(out, r)
+			return Posted{}, fmt.Errorf("the table has no %s account", l.Account.Kind)
 		}
 	}
-	return out
-}
-
-// balance is the locked balance of an account (0 if it has none yet).
-func (b *books) balance(ref db.AccountRef) int64 { return b.accounts[ref].Balance }
-
-// entry is a movement ready to be written.
-type entry struct {
-	kind    Kind
-	roundID *int64
-	memo    string
-	meta    map[string]any
-	lines   []line
-}
-
-// write checks an entry against the table's rules, then writes its journal
-// transaction and appends the matching audit event. Nothing is written when
-// a check fails. Lines on one account are merged.
-func (b *books) write(ctx context.Context, tx pgx.Tx, e entry) (Transaction, error) {
-	merged := mergeLines(e.lines)
-	if err := b.checkFunds(ctx, tx, merged); err != nil {
-		return Transaction{}, err
+	if sum != 0 {
+		return Posted{}, fmt.Errorf("%w: a %s entry's lines sum to %d", ErrUnbalanced, e.Kind, sum)
 	}
-	params := db.JournalInsertParams{TableID: b.table.ID, Kind: string(e.kind), RoundID: e.roundID, Memo: e.memo}
-	if e.meta != nil {
-		raw, err := json.Marshal(e.meta)
+	if err := b.checkFunds(lines); err != nil {
+		return Posted{}, err
+	}
+	p := Posted{Journal: db.JournalEntry{Kind: string(e.Kind), Round: e.Round, Memo: e.Memo},
+		Event: Event{Memo: e.Memo, Metadata: e.Meta, Round: e.Round, Postings: make([]EventPosting, 0, len(lines))}}
+	if e.Meta != nil {
+		meta, err := json.Marshal(e.Meta)
 		if err != nil {
-			return Transaction{}, fmt.Errorf("encode %s metadata: %w", e.kind, err)
+			return Posted{}, fmt.Errorf("%s metadata: %w", e.Kind, err)
 		}
-		params.Metadata = raw
+		p.Journal.Metadata = meta
 	}
-	t := Transaction{TableID: b.table.ID, Kind: e.kind, RoundID: e.roundID, Memo: e.memo, Metadata: e.meta}
-	for _, l := range merged {
-		acct := b.accounts[l.ref]
-		params.Postings = append(params.Postings, db.PostingParams{AccountID: acct.ID, Amount: l.amount})
-		t.Postings = append(t.Postings, Posting{AccountID: acct.ID, Account: l.ref.Kind, PlayerID: l.ref.PlayerID, Amount: l.amount})
+	for _, l := range lines {
+		acct := b.accounts[l.Account]
+		p.Journal.Postings = append(p.Journal.Postings, db.Posting{AccountID: acct.ID, Kind: acct.Kind, Player: acct.Player,
+			Amount: l.Amount})
+		p.Event.Postings = append(p.Event.Postings, EventPosting{Account: l.Account.String(), Amount: l.Amount})
+		acct.Balance += l.Amount
+		b.accounts[l.Account] = acct
 	}
-	row, err := db.JournalInsert(ctx, tx, params)
-	if err != nil {
-		return Transaction{}, err
-	}
-	t.ID, t.CreatedAt = row.ID, row.CreatedAt
-	for _, l := range merged {
-		acct := b.accounts[l.ref]
-		acct.Balance += l.amount
-		b.accounts[l.ref] = acct
-	}
-	ev, err := appendAfter(ctx, tx, b.table.ID, b.lastEvent, "ledger."+string(e.kind), eventPayload(t))
-	if err != nil {
-		return Transaction{}, err
-	}
-	b.lastEvent = &ev
-	return t, nil
+	return p, nil
 }
 
 // mergeLines sums the lines of each account, keeping first-seen order and
 // dropping accounts whose lines cancel out.
-func mergeLines(lines []line) []line {
-	var out []line
+func mergeLines(lines []Line) []Line {
+	out := make([]Line, 0, len(lines))
 	for _, l := range lines {
-		i := slices.IndexFunc(out, func(o line) bool { return o.ref == l.ref })
-		if i < 0 {
-			out = append(out, l)
+		if i := slices.IndexFunc(out, func(o Line) bool { return o.Account == l.Account }); i >= 0 {
+			out[i].Amount += l.Amount
 		} else {
-			out[i].amount += l.amount
+			out = append(out, l)
 		}
 	}
-	return slices.DeleteFunc(out, func(l line) bool { return l.amount == 0 })
+	return slices.DeleteFunc(out, func(l Line) bool { return l.Amount == 0 })
 }
 
 // checkFunds refuses, at a no_overdraft table, lines that would take a
 // player below zero; and, at every table, lines that would overdraw the pot
 // (the pot is the players' money in the middle and cannot owe anyone) or
 // take any account beyond MaxBalance.
-func (b *books) checkFunds(ctx context.Context, tx pgx.Tx, lines []line) error {
+func (b *Books) checkFunds(lines []Line) error {
 	for _, l := range lines {
-		after := b.balance(l.ref) + l.amount
-		if after > MaxBalance || after < -MaxBalance {
+		have := b.Balance(l.Account)
+		if l.Amount > MaxBalance || l.Amount < -MaxBalance || have+l.Amount > MaxBalance || have+l.Amount < -MaxBalance {
 			return fmt.Errorf("%w: %s would hold %d %s, beyond the limit of %d either side of zero",
-				ErrInvalidAmount, accountName(l.ref), after, b.table.Currency, MaxBalance)
+				ErrInvalidAmount, b.accountName(l.Account), have+l.Amount, b.currency, MaxBalance)
 		}
-		if l.amount >= 0 || after >= 0 {
+		if l.Amount >= 0 || have+l.Amount >= 0 {
 			continue
 		}
 		switch {
-		case l.ref == potRef:
-			return fmt.Errorf("%w: the pot holds %d, cannot pay out %d", ErrPotEmpty, b.balance(l.ref), -l.amount)
-		case l.ref.Kind == db.AccountPlayer && b.table.NoOverdraft:
-			name := fmt.Sprintf("player %d", l.ref.PlayerID)
-			if p, err := db.PlayerGet(ctx, tx, l.ref.PlayerID); err == nil {
-				name = p.Name
-			}
+		case l.Account == Pot:
+			return fmt.Errorf("%w: the pot holds %d, cannot pay out %d", ErrPotEmpty, have, -l.Amount)
+		case l.Account.Kind == db.AccountPlayer && b.noOverdraft:
 			return fmt.Errorf("%w: %s has %d %s, not the %d this needs; nobody may go below zero at this table (a buy-in adds to a balance)",
-				ErrInsufficientFunds, name, b.balance(l.ref), b.table.Currency, -l.amount)
+				ErrInsufficientFunds, b.accountName(l.Account), have, b.currency, -l.Amount)
 		}
 	}
 	return nil
 }
 
-// accountName names an account in an error: "player 7", "the pot", "the
-// bank".
-func accountName(ref db.AccountRef) string {
-	switch ref.Kind {
+// accountName names an account in an error: the player's name, "the pot",
+// "the bank".
+func (b *Books) accountName(a Account) string {
+	switch a.Kind {
 	case db.AccountPot:
 		return "the pot"
 	case db.AccountWorld:
 		return "the bank"
 	}
-	return fmt.Sprintf("player %d", ref.PlayerID)
+	if name, ok := b.names[a.Player]; ok {
+		return name
+	}
+	return "player " + a.Player.String()
 }
 
-// eventPayload is what the audit log records of a transaction.
-func eventPayload(t Transaction) map[string]any {
-	postings := make([]map[string]any, len(t.Postings))
-	for i, p := range t.Postings {
-		account := p.Account
-		if p.Account == db.AccountPlayer {
-			account = fmt.Sprintf("player:%d", p.PlayerID)
-		}
-		postings[i] = map[string]any{"account": account, "amount": p.Amount}
+// Accounts are the accounts as posted so far, by id.
+func (b *Books) Accounts() []db.Account {
+	out := make([]db.Account, 0, len(b.accounts))
+	for _, a := range b.accounts {
+		out = append(out, a)
 	}
-	payload := map[string]any{"transaction": t.ID, "postings": postings}
-	if t.RoundID != nil {
-		payload["round"] = *t.RoundID
-	}
-	if t.Memo != "" {
-		payload["memo"] = t.Memo
-	}
-	if len(t.Metadata) > 0 {
-		payload["metadata"] = t.Metadata
-	}
-	return payload
+	slices.SortFunc(out, func(x, y db.Account) int { return int(x.ID - y.ID) })
+	return out
 }

@@ -1,19 +1,18 @@
 package ledger
 
 import (
-	"context"
 	"fmt"
 
-	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
 )
 
 // Party is a participant in a settle-up: a player, or the bank (PlayerID
 // Bank) standing for the world account when cash went in or out through it.
 // Balance follows the ledger's sign: positive is owed, negative owes.
 type Party struct {
-	PlayerID int64  `json:"playerId"`
-	Name     string `json:"name"`
-	Balance  int64  `json:"balance"`
+	PlayerID game.PlayerID `json:"playerId"`
+	Name     string        `json:"name"`
+	Balance  int64         `json:"balance"`
 }
 
 // SettlePayment is one payment of a settle-up plan: From pays To in cash.
@@ -38,20 +37,16 @@ type SettlePlan struct {
 // bankName is how the world account appears in a settle-up.
 const bankName = "Bank"
 
-// SettleUp plans the payments that settle a table: from the players' net
-// balances, plus the bank when the world account is not zero. It refuses
-// while the pot holds money (ErrPotNotEmpty), because that money belongs to
-// nobody yet: close the table (which returns the pot) or finish the
-// carry-over first. Recording each payment with SettlementPayment moves the
-// balances to zero.
-func SettleUp(ctx context.Context, q db.DBTX, tableID int64) (SettlePlan, error) {
-	sheet, err := Balances(ctx, q, tableID)
-	if err != nil {
-		return SettlePlan{}, err
-	}
+// SettleUp plans the payments that settle a table from its balance sheet:
+// the players' net balances, plus the bank when the world account is not
+// zero. It refuses while the pot holds money (ErrPotNotEmpty), because that
+// money belongs to nobody yet: close the table (which returns the pot) or
+// finish the carry-over first. Recording each payment moves the balances to
+// zero.
+func SettleUp(tableID int64, sheet BalanceSheet) (SettlePlan, error) {
 	if sheet.Pot != 0 {
-		return SettlePlan{}, fmt.Errorf("%w: the pot still holds %d %s at table %d: close the table or finish the carry-over first",
-			ErrPotNotEmpty, sheet.Pot, sheet.Currency, tableID)
+		return SettlePlan{}, fmt.Errorf("%w: the pot still holds %d %s: close the table or finish the carry-over first",
+			ErrPotNotEmpty, sheet.Pot, sheet.Currency)
 	}
 	plan := SettlePlan{TableID: tableID, Currency: sheet.Currency, Parties: []Party{}, Payments: []SettlePayment{}}
 	for _, p := range sheet.Players {
@@ -83,20 +78,6 @@ func (p SettlePlan) WhoOwesWhom() []string {
 	lines := make([]string, len(p.Payments))
 	for i, pay := range p.Payments {
 		lines[i] = fmt.Sprintf("%s pays %s %d %s", pay.From.Name, pay.To.Name, pay.Amount, p.Currency)
-	}
-	return lines
-}
-
-// Standing is the plain position of every party: "Ann owes 30 units",
-// "Bob is owed 20 units", without deciding who pays whom.
-func (p SettlePlan) Standing() []string {
-	lines := make([]string, len(p.Parties))
-	for i, party := range p.Parties {
-		if party.Balance < 0 {
-			lines[i] = fmt.Sprintf("%s owes %d %s", party.Name, -party.Balance, p.Currency)
-		} else {
-			lines[i] = fmt.Sprintf("%s is owed %d %s", party.Name, party.Balance, p.Currency)
-		}
 	}
 	return lines
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,6 +17,7 @@ type config struct {
 	Addr        string
 	DataDir     string
 	DatabaseURL string
+	MaxConns    int
 	LogLevel    slog.Level
 	LogFormat   string
 	Shutdown    time.Duration
@@ -48,6 +50,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ":8080"), "address to listen on [TALLY_ADDR]")
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
+	fs.IntVar(&c.MaxConns, "db-max-conns", envInt("TALLY_DB_MAX_CONNS", 0), "database connections at most; 0 takes pool_max_conns from the database URL, or 4 per CPU (at least 8) [TALLY_DB_MAX_CONNS]")
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
 	fs.DurationVar(&c.Shutdown, "shutdown-timeout", envDuration("TALLY_SHUTDOWN_TIMEOUT", 15*time.Second), "how long to drain requests on SIGTERM [TALLY_SHUTDOWN_TIMEOUT]")
@@ -79,6 +82,13 @@ func (c config) logger(w io.Writer) *slog.Logger {
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(env(name, "")); err == nil {
 		return v
 	}
 	return def

@@ -6,9 +6,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/pgserver"
 )
 
@@ -67,6 +70,34 @@ func createDatabase(ctx context.Context, adminDSN, name string) error {
 	}
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
 	return err
+}
+
+// openPool opens the connection pool. Its size is, in order: maxConns when
+// set (--db-max-conns), pool_max_conns in the connection string, or
+// defaultMaxConns.
+func openPool(ctx context.Context, dsn string, maxConns int) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	switch {
+	case maxConns > 0:
+		cfg.MaxConns = int32(maxConns)
+	case !strings.Contains(dsn, "pool_max_conns"):
+		cfg.MaxConns = defaultMaxConns()
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to the database: %w", err)
+	}
+	return pool, nil
+}
+
+// defaultMaxConns sizes the pool for the machine: a request holds a
+// connection for two round trips and a commit, so a few per core keep
+// PostgreSQL busy while commits wait on the disk.
+func defaultMaxConns() int32 {
+	return int32(max(8, 4*runtime.NumCPU()))
 }
 
 // close stops the managed server, if tallyd started one.

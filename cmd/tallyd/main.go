@@ -16,9 +16,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/api"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/table"
 )
 
 func main() {
@@ -82,15 +82,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	log.Info("database schema ready", "version", version)
-	pool, err := pgxpool.New(ctx, database.dsn)
+	pool, err := openPool(ctx, database.dsn, cfg.MaxConns)
 	if err != nil {
-		return fmt.Errorf("connect to the database: %w", err)
+		return err
 	}
 	defer pool.Close()
+	log.Info("database pool", "max_conns", pool.Config().MaxConns)
 
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           api.New(api.Config{Pool: pool, Log: log, Done: ctx.Done()}),
+		Handler:           api.New(api.Config{Tables: table.New(pool, log), Log: log, Done: ctx.Done()}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,

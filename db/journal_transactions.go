@@ -1,0 +1,95 @@
+package db
+
+import (
+	"time"
+
+	"github.com/tally-dice/tally/db/internal/dbsqlc"
+	"github.com/tally-dice/tally/game"
+)
+
+// JournalEntry is one movement of money: a row of the journal and its
+// postings, which sum to zero.
+type JournalEntry struct {
+	ID        int64
+	Kind      string
+	RoundID   *int64 // the round's id, shown in statements
+	Round     int    // the round's number; 0 for none
+	Memo      string
+	Metadata  []byte // JSON
+	CreatedAt time.Time
+	EventSeq  int64 // the audit event that recorded it; 0 when unknown
+	Postings  []Posting
+}
+
+// Posting is one line of a journal entry: an amount added to (or,
+// negative, taken from) one account.
+type Posting struct {
+	AccountID int64
+	Kind      string        // the account's kind
+	Player    game.PlayerID // for player accounts
+	Amount    int64
+}
+
+// JournalInsert queues writing a journal entry and its postings in one
+// statement (Kind, Round, Memo, Metadata, EventSeq and the postings'
+// AccountID and Amount are written). The balances move as the postings
+// land; postings that do not sum to zero fail the statement with
+// ErrUnbalanced.
+func (b *Batch) JournalInsert(tableID int64, e JournalEntry) {
+	p := dbsqlc.JournalInsertParams{TableID: tableID, Kind: e.Kind, Memo: e.Memo, Metadata: e.Metadata,
+		EventSeq: &e.EventSeq}
+	if p.Metadata == nil {
+		p.Metadata = []byte(`{}`)
+	}
+	if e.Round > 0 {
+		round := int32(e.Round)
+		p.Round = &round
+	}
+	for _, ps := range e.Postings {
+		p.AccountIds = append(p.AccountIds, ps.AccountID)
+		p.Amounts = append(p.Amounts, ps.Amount)
+	}
+	b.exec(func(q dbsqlc.DBTX) error { return queries.JournalInsert(b.ctx, q, p) })
+}
+
+// JournalList queues reading a table's journal in order, each entry with
+// its postings in the order they were written. It queues two statements.
+func (b *Batch) JournalList(tableID int64, out *[]JournalEntry) {
+	var postings []dbsqlc.PostingListByTableRow
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.JournalListByTable(b.ctx, q, tableID)
+		if err != nil {
+			return err
+		}
+		*out = make([]JournalEntry, len(rows))
+		for i, r := range rows {
+			e := JournalEntry{ID: r.ID, Kind: r.Kind, RoundID: r.RoundID, Memo: r.Memo, Metadata: r.Metadata,
+				CreatedAt: r.CreatedAt}
+			if r.Round != nil {
+				e.Round = int(*r.Round)
+			}
+			if r.EventSeq != nil {
+				e.EventSeq = *r.EventSeq
+			}
+			(*out)[i] = e
+		}
+		return nil
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		var err error
+		if postings, err = queries.PostingListByTable(b.ctx, q, tableID); err != nil {
+			return err
+		}
+		byID := make(map[int64]*JournalEntry, len(*out))
+		for i := range *out {
+			byID[(*out)[i].ID] = &(*out)[i]
+		}
+		for _, p := range postings {
+			if e := byID[p.TransactionID]; e != nil {
+				e.Postings = append(e.Postings, Posting{AccountID: p.AccountID, Kind: p.Kind, Player: playerOf(p.PlayerID),
+					Amount: p.Amount})
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,115 @@
+-- 0003_write_path down: back to per-posting balance triggers, keys on ids,
+-- and rounds, actions and turns as JSON. A settled round's stored result
+-- cannot be rebuilt in SQL (the engine decides it), so it comes back empty.
+
+DROP TRIGGER journal_transactions_balanced ON journal_transactions;
+DROP FUNCTION tally_check_journal_row();
+DROP TRIGGER postings_post ON postings;
+DROP FUNCTION tally_post();
+
+CREATE FUNCTION tally_check_transaction(txn bigint, txn_kind text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    total numeric;
+    n     bigint;
+BEGIN
+    SELECT coalesce(sum(amount), 0), count(*) INTO total, n FROM postings WHERE transaction_id = txn;
+    IF total <> 0 THEN
+        RAISE EXCEPTION 'journal transaction % is unbalanced: its postings sum to %', txn, total
+            USING ERRCODE = 'TL002';
+    END IF;
+    IF n = 0 AND txn_kind IS NOT NULL AND txn_kind NOT IN ('carry', 'round_settle') THEN
+        RAISE EXCEPTION 'journal transaction % (%) has no postings', txn, txn_kind
+            USING ERRCODE = 'TL002';
+    END IF;
+END
+$$;
+CREATE FUNCTION tally_check_journal_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM tally_check_transaction(NEW.id, NEW.kind);
+    RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER journal_transactions_balanced AFTER INSERT ON journal_transactions
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tally_check_journal_row();
+CREATE FUNCTION tally_check_posting_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM tally_check_transaction(NEW.transaction_id, NULL);
+    RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER postings_balanced AFTER INSERT ON postings
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tally_check_posting_row();
+CREATE FUNCTION tally_apply_posting() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE accounts SET balance = balance + NEW.amount WHERE id = NEW.account_id;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER postings_apply AFTER INSERT ON postings
+    FOR EACH ROW EXECUTE FUNCTION tally_apply_posting();
+
+ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
+DELETE FROM idempotency_keys a USING idempotency_keys b
+WHERE a.scope = b.scope AND a.key = b.key AND a.table_id > b.table_id;
+ALTER TABLE idempotency_keys DROP COLUMN table_id;
+ALTER TABLE idempotency_keys ADD PRIMARY KEY (scope, key);
+
+ALTER TABLE journal_transactions DROP COLUMN event_seq;
+
+ALTER TABLE turns ADD COLUMN outcome jsonb;
+UPDATE turns SET outcome = jsonb_build_object('qualified', qualified, 'score', score, 'cargo', to_jsonb(cargo),
+    'automatic', automatic, 'stood', stood, 'over', true, 'rolls', '[]'::jsonb);
+ALTER TABLE turns DROP CONSTRAINT turns_pkey, DROP CONSTRAINT turns_table_id_round_id_fkey,
+    DROP CONSTRAINT turns_table_id_player_id_fkey;
+ALTER TABLE turns DROP COLUMN table_id, DROP COLUMN qualified, DROP COLUMN score, DROP COLUMN cargo,
+    DROP COLUMN automatic, DROP COLUMN stood, ALTER COLUMN outcome SET NOT NULL;
+ALTER TABLE turns ADD PRIMARY KEY (round_id, seq);
+
+ALTER TABLE round_actions ADD COLUMN payload jsonb NOT NULL DEFAULT '{}';
+UPDATE round_actions SET payload = CASE WHEN kind = 'roll'
+    THEN jsonb_build_object('player', player_id::text, 'kind', kind, 'roll',
+        jsonb_strip_nulls(jsonb_build_object('dice', to_jsonb(dice),
+            'rethrow', CASE WHEN rethrow = '{}' THEN NULL ELSE to_jsonb(rethrow) END,
+            'path', nullif(path, ''))))
+    ELSE jsonb_build_object('player', player_id::text, 'kind', kind) END;
+ALTER TABLE round_actions DROP CONSTRAINT round_actions_pkey, DROP CONSTRAINT round_actions_table_id_round_id_fkey,
+    DROP CONSTRAINT round_actions_table_id_player_id_fkey;
+ALTER TABLE round_actions DROP COLUMN table_id, DROP COLUMN dice, DROP COLUMN rethrow, DROP COLUMN path,
+    DROP COLUMN event_seq, ALTER COLUMN player_id DROP NOT NULL;
+ALTER TABLE round_actions ADD PRIMARY KEY (round_id, seq);
+
+ALTER TABLE rounds ADD COLUMN setup jsonb NOT NULL DEFAULT '{}', ADD COLUMN result jsonb;
+UPDATE rounds SET setup = jsonb_strip_nulls(jsonb_build_object(
+    'seats', game -> 'seats', 'rollOff', roll_off, 'game', game,
+    'round', jsonb_build_object('players', to_jsonb(players), 'carriedPot', carried_pot, 'ante', ante,
+        'declared', nullif(declared, 0), 'declarer', nullif(declarer, 0), 'playoff', nullif(playoff, false))));
+ALTER TABLE rounds DROP COLUMN players, DROP COLUMN carried_pot, DROP COLUMN ante, DROP COLUMN declared,
+    DROP COLUMN declarer, DROP COLUMN playoff, DROP COLUMN roll_off, DROP COLUMN game;
+
+ALTER TABLE postings DROP CONSTRAINT postings_table_id_transaction_id_fkey,
+    DROP CONSTRAINT postings_table_id_account_id_fkey, DROP CONSTRAINT postings_pkey;
+DROP INDEX postings_account_idx;
+ALTER TABLE journal_transactions DROP CONSTRAINT journal_transactions_table_id_round_id_fkey,
+    DROP CONSTRAINT journal_transactions_pkey;
+ALTER TABLE accounts DROP CONSTRAINT accounts_table_id_player_id_fkey, DROP CONSTRAINT accounts_pkey;
+ALTER TABLE rounds DROP CONSTRAINT rounds_pkey;
+DROP INDEX players_token_key;
+ALTER TABLE players DROP CONSTRAINT players_pkey;
+
+ALTER TABLE players ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id), ADD UNIQUE (token_hash);
+ALTER TABLE rounds ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id);
+ALTER TABLE accounts ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id),
+    ADD FOREIGN KEY (player_id, table_id) REFERENCES players (id, table_id);
+ALTER TABLE journal_transactions ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id),
+    ADD FOREIGN KEY (round_id, table_id) REFERENCES rounds (id, table_id);
+CREATE INDEX journal_transactions_table_idx ON journal_transactions (table_id, id);
+ALTER TABLE postings ADD PRIMARY KEY (id),
+    ADD FOREIGN KEY (transaction_id, table_id) REFERENCES journal_transactions (id, table_id),
+    ADD FOREIGN KEY (account_id, table_id) REFERENCES accounts (id, table_id);
+CREATE INDEX postings_transaction_idx ON postings (transaction_id);
+CREATE INDEX postings_account_idx ON postings (account_id);
+ALTER TABLE turns ADD FOREIGN KEY (round_id) REFERENCES rounds (id), ADD FOREIGN KEY (player_id) REFERENCES players (id);
+ALTER TABLE round_actions ADD FOREIGN KEY (round_id) REFERENCES rounds (id),
+    ADD FOREIGN KEY (player_id) REFERENCES players (id);
+
+ALTER TABLE tables DROP COLUMN event_seq, DROP COLUMN event_hash, DROP COLUMN rounds;

@@ -1,0 +1,2 @@
+-- name: AccountList :many
+SELECT * FROM accounts WHERE table_id = @table_id ORDER BY id;

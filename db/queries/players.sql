@@ -1,0 +1,27 @@
+-- name: PlayerInsert :one
+-- PlayerInsert seats a player and opens their account.
+WITH p AS (
+    INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
+    VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END)
+    RETURNING *
+), account AS (
+    INSERT INTO accounts (table_id, kind, player_id) SELECT p.table_id, 'player', p.id FROM p
+)
+SELECT * FROM p;
+
+-- name: PlayerByToken :one
+SELECT * FROM players WHERE table_id = @table_id AND token_hash = @token_hash;
+
+-- name: PlayerList :many
+SELECT * FROM players WHERE table_id = @table_id ORDER BY seat, id;
+
+-- name: PlayerClaim :execrows
+UPDATE players SET token_hash = @token_hash, claimed_at = now()
+WHERE table_id = @table_id AND id = @id AND claimed_at IS NULL AND left_at IS NULL;
+
+-- name: PlayerRelease :execrows
+UPDATE players SET token_hash = @token_hash, claimed_at = NULL
+WHERE table_id = @table_id AND id = @id AND claimed_at IS NOT NULL AND left_at IS NULL;
+
+-- name: PlayerLeave :execrows
+UPDATE players SET left_at = now() WHERE table_id = @table_id AND id = @id AND left_at IS NULL;

@@ -1,0 +1,110 @@
+package db
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/tally-dice/tally/db/internal/dbsqlc"
+	"github.com/tally-dice/tally/game"
+)
+
+// Action is one accepted action of a round (a roll, a stand, a claim), in
+// the order the round accepted them, with the audit event that recorded it.
+type Action struct {
+	Round     int
+	Seq       int
+	Action    game.Action
+	EventSeq  int64 // 0 when unknown (actions recorded before it was kept)
+	CreatedAt time.Time
+}
+
+// ActionInsert queues storing a round's new actions in one statement.
+func (b *Batch) ActionInsert(tableID int64, round int, actions []Action) {
+	p := dbsqlc.ActionInsertParams{TableID: tableID, Round: int32(round)}
+	for _, a := range actions {
+		p.Seqs = append(p.Seqs, int32(a.Seq))
+		p.PlayerIds = append(p.PlayerIds, int64(a.Action.Player))
+		p.Kinds = append(p.Kinds, string(a.Action.Kind))
+		var roll game.Roll
+		if a.Action.Roll != nil {
+			roll = *a.Action.Roll
+		}
+		p.Dice = append(p.Dice, arrayLiteral(roll.Dice))
+		p.Rethrows = append(p.Rethrows, arrayLiteral(roll.Rethrow))
+		p.Paths = append(p.Paths, roll.Path)
+		p.EventSeqs = append(p.EventSeqs, a.EventSeq)
+	}
+	b.exec(func(q dbsqlc.DBTX) error { return queries.ActionInsert(b.ctx, q, p) })
+}
+
+// ActionListLatest queues reading the actions of a table's latest round.
+func (b *Batch) ActionListLatest(tableID int64, out *[]Action) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.ActionListLatest(b.ctx, q, tableID)
+		if err != nil {
+			return err
+		}
+		*out = make([]Action, len(rows))
+		for i, r := range rows {
+			(*out)[i] = toAction(0, r)
+		}
+		return nil
+	})
+}
+
+// ActionListByRound queues reading one round's actions.
+func (b *Batch) ActionListByRound(tableID int64, number int, out *[]Action) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.ActionListByRound(b.ctx, q, dbsqlc.ActionListByRoundParams{TableID: tableID, Number: int32(number)})
+		if err != nil {
+			return err
+		}
+		*out = make([]Action, len(rows))
+		for i, r := range rows {
+			(*out)[i] = toAction(number, r)
+		}
+		return nil
+	})
+}
+
+// ActionListByTable queues reading every action of a table, by round.
+func (b *Batch) ActionListByTable(tableID int64, out *[]Action) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.ActionListByTable(b.ctx, q, tableID)
+		if err != nil {
+			return err
+		}
+		*out = make([]Action, len(rows))
+		for i, r := range rows {
+			(*out)[i] = toAction(int(r.Round), dbsqlc.RoundAction{Seq: r.Seq, PlayerID: r.PlayerID, Kind: r.Kind,
+				CreatedAt: r.CreatedAt, Dice: r.Dice, Rethrow: r.Rethrow, Path: r.Path, EventSeq: r.EventSeq})
+		}
+		return nil
+	})
+}
+
+func toAction(round int, r dbsqlc.RoundAction) Action {
+	a := Action{Round: round, Seq: int(r.Seq), CreatedAt: r.CreatedAt,
+		Action: game.Action{Player: game.PlayerID(r.PlayerID), Kind: game.ActionKind(r.Kind)}}
+	if r.EventSeq != nil {
+		a.EventSeq = *r.EventSeq
+	}
+	if a.Action.Kind == game.ActionRoll {
+		a.Action.Roll = &game.Roll{Dice: ints(r.Dice), Rethrow: ints(r.Rethrow), Path: r.Path}
+	}
+	return a
+}
+
+// arrayLiteral writes dice as a PostgreSQL array literal, {6,5,4}: a
+// request's actions go in one statement, one literal per action.
+func arrayLiteral(dice []int) string {
+	b := make([]byte, 0, 2+2*len(dice))
+	b = append(b, '{')
+	for i, d := range dice {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	return string(append(b, '}'))
+}

@@ -1,0 +1,163 @@
+package table
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+)
+
+// Auth is how a request names its table and proves who sends it.
+type Auth struct {
+	TableID int64
+	Token   string // the bearer token
+}
+
+// Role is what a token lets its bearer do at a table.
+type Role string
+
+// The roles. The host may do anything at the table, including recording any
+// player's turn; a player records only their own turns; the auditor reads
+// everything and writes nothing.
+const (
+	RoleHost   Role = "host"
+	RolePlayer Role = "player"
+	RoleAudit  Role = "audit"
+)
+
+// Principal is who a request acts as.
+type Principal struct {
+	Role    Role
+	TableID int64
+	Player  game.PlayerID // for RolePlayer
+	Left    bool          // a player who left: reads, and confirms payments received
+}
+
+// tokenBytes is the randomness of a token: 256 bits.
+const tokenBytes = 32
+
+// Token prefixes say what kind of token a string is, so a person pasting
+// one can tell them apart.
+const (
+	prefixHost   = "tly_h_"
+	prefixPlayer = "tly_p_"
+	prefixAudit  = "tly_a_"
+)
+
+// newToken makes a random token of a table, tly_h_<table>.<secret>, and the
+// hash that is stored for it.
+func newToken(prefix string, tableID int64) (string, []byte) {
+	b := make([]byte, tokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // the OS has no randomness: nothing can be safe
+	}
+	tok := prefix + strconv.FormatInt(tableID, 10) + "." + base64.RawURLEncoding.EncodeToString(b)
+	return tok, hashToken(tok)
+}
+
+// hashToken is what is stored for a token: tokens themselves never are.
+func hashToken(tok string) []byte {
+	h := sha256.Sum256([]byte(tok))
+	return h[:]
+}
+
+// tokenTable is the table a token names, or 0 for a token made before
+// tokens carried their table.
+func tokenTable(tok string) int64 {
+	rest := tok[min(len(tok), len(prefixHost)):]
+	id, _, ok := strings.Cut(rest, ".")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// checkAuth refuses a request before any database work when its token is
+// not a Tally token or names another table.
+func checkAuth(a Auth) error {
+	switch {
+	case a.Token == "":
+		return fmt.Errorf("%w: send the table's token as `Authorization: Bearer <token>`", ErrUnknownToken)
+	case !strings.HasPrefix(a.Token, prefixHost) && !strings.HasPrefix(a.Token, prefixPlayer) && !strings.HasPrefix(a.Token, prefixAudit):
+		return fmt.Errorf("%w: this token is not known here (not a Tally token); ask the host for the join code and join again", ErrUnknownToken)
+	}
+	if t := tokenTable(a.Token); t != 0 && t != a.TableID {
+		return fmt.Errorf("%w: this token belongs to another table, not table %d", ErrForbidden, a.TableID)
+	}
+	return nil
+}
+
+// isPlayerToken reports whether the token is looked up among the players.
+func isPlayerToken(tok string) bool { return strings.HasPrefix(tok, prefixPlayer) }
+
+// authenticate finds who a token is at a table read from the database:
+// the host or the auditor by the table row's hashes, a player by the
+// player row found with the token's hash (zero when none was).
+func authenticate(a Auth, t db.Table, p db.Player) (Principal, error) {
+	if t.ID == 0 {
+		return Principal{}, fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
+	}
+	h := hashToken(a.Token)
+	switch {
+	case strings.HasPrefix(a.Token, prefixHost) && subtle.ConstantTimeCompare(h, t.HostTokenHash) == 1:
+		return Principal{Role: RoleHost, TableID: t.ID}, nil
+	case strings.HasPrefix(a.Token, prefixAudit) && subtle.ConstantTimeCompare(h, t.AuditTokenHash) == 1:
+		return Principal{Role: RoleAudit, TableID: t.ID}, nil
+	case isPlayerToken(a.Token) && p.ID != 0:
+		return Principal{Role: RolePlayer, TableID: t.ID, Player: p.ID, Left: p.LeftAt != nil}, nil
+	}
+	return Principal{}, fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
+}
+
+// mayWrite says why p may not change the table's play, or nil: the auditor
+// only reads, and a player who left keeps a token that reads and confirms
+// payments they receive while the table settles up, nothing more.
+func (p Principal) mayWrite() error {
+	switch {
+	case p.Role == RoleAudit:
+		return fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+	case p.Left:
+		return fmt.Errorf("%w: player %d has left the table; their token can still read and confirm payments they receive", ErrForbidden, p.Player)
+	}
+	return nil
+}
+
+// mayActFor checks that p may record an action of player.
+func (p Principal) mayActFor(player game.PlayerID) error {
+	switch {
+	case p.Role == RoleHost:
+		return nil
+	case p.Role == RolePlayer && p.Player == player:
+		return p.mayWrite()
+	case p.Role == RolePlayer:
+		return fmt.Errorf("%w: a player token records only its own player's turn (player %d), not player %d's", ErrForbidden, p.Player, player)
+	}
+	return fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+}
+
+// mustHost refuses anyone but the table's host.
+func (p Principal) mustHost(what string) error {
+	if p.Role != RoleHost {
+		return fmt.Errorf("%w: only the host may %s", ErrForbidden, what)
+	}
+	return nil
+}
+
+// viewer is whose sealed rolls the principal may read: a player their own;
+// the host and the auditor what the whole table sees.
+func (p Principal) viewer() game.PlayerID {
+	if p.Role == RolePlayer {
+		return p.Player
+	}
+	return 0
+}

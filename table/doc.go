@@ -1,0 +1,39 @@
+// Package table is Tally's one application service: everything about a game
+// table goes through it. It decides who may do what and what each token may
+// see, seats players, runs rounds from their antes to their settlement,
+// records money movements, and reads the history and its audit. Package api
+// turns HTTP into one call here and the answer back into HTTP; it reaches
+// the ledger and the database only through this package.
+//
+// A request is one database transaction and a few round trips. A write
+// sends one batch that begins the transaction, locks the table row and
+// reads the table (its players, accounts, latest round and that round's
+// actions) and the request's Idempotency-Key; it then decides everything
+// in Go, through the engine (package game) and the ledger, and sends a
+// second batch with every write, the audit events, the table row's new
+// chain head and round count, one notification and the COMMIT. Seating a
+// player takes one more round trip, for the player's new id. A read is one
+// batch in a read-only snapshot.
+//
+// A round is stored as its setup plus every accepted action, in order, and
+// the game's state just before it. A request resumes the game from the
+// latest round's stored state and replays that round's actions through the
+// engine, so it costs the same on the first round of the night as on the
+// five hundredth, and the engine, not the database, judges the game. The
+// audit replays every round from the first.
+//
+// Tokens are 256 random bits with a prefix saying what they are and the id
+// of their table (tly_h_7.…), stored only as SHA-256 hashes. The host token
+// may do anything at its table, including recording any player's turn; a
+// player token records its own player's turns; the audit token reads
+// everything and writes nothing.
+//
+// A game of rounds (Scarne) keeps the players it began with until it is
+// won: seating a player, joining into a new seat and leaving are refused
+// with ErrGameUnderway from its first round on, because the engine cannot
+// compare totals across a change of seats.
+//
+// Names, table names and currency labels are trimmed printable text within
+// openapi.yaml's limits (40, 80 and 24 characters): control characters and
+// bidirectional overrides are refused with ErrInvalid.
+package table

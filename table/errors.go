@@ -1,0 +1,34 @@
+package table
+
+import (
+	"errors"
+
+	"github.com/tally-dice/tally/ledger"
+)
+
+// The service's errors, wrapped with details. Package api maps them, and
+// the engine's (package game), to HTTP in one place.
+var (
+	ErrInvalid       = errors.New("invalid request")
+	ErrNotFound      = errors.New("not found")
+	ErrUnknownToken  = errors.New("unknown token")
+	ErrForbidden     = errors.New("not allowed")
+	ErrTableClosed   = errors.New("table is closed")
+	ErrRoundPlaying  = errors.New("a round is being played")
+	ErrNoRound       = errors.New("no round is being played")
+	ErrNameTaken     = errors.New("name taken")
+	ErrKeyMismatch   = errors.New("idempotency key reused for a different request")
+	ErrUnavailable   = errors.New("the database is unavailable")
+	ErrHistoryBroken = errors.New("the table's stored history no longer replays; its audit shows where it breaks")
+	// ErrGameUnderway refuses a change of seats while a game of rounds is
+	// being played: the totals would no longer compare (game.Reseat).
+	ErrGameUnderway = errors.New("a game of rounds is under way")
+)
+
+// The ledger's refusals, as the service reports them.
+var (
+	ErrInsufficientFunds = ledger.ErrInsufficientFunds
+	ErrInvalidAmount     = ledger.ErrInvalidAmount
+	ErrPotNotEmpty       = ledger.ErrPotNotEmpty
+	ErrUnknownPlayer     = ledger.ErrUnknownPlayer
+)

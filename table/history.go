@@ -1,0 +1,294 @@
+package table
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// EventView is one audit-log event as the caller may read it.
+type EventView struct {
+	Seq       int64           `json:"seq"`
+	Kind      string          `json:"kind"`
+	Payload   json.RawMessage `json:"payload"`
+	CreatedAt time.Time       `json:"createdAt"`
+	PrevHash  string          `json:"prevHash"`
+	Hash      string          `json:"hash"`
+}
+
+// EventPage is one page of the event log; Next is the cursor of the next
+// page, empty on the last.
+type EventPage struct {
+	Events []EventView `json:"events"`
+	Next   string      `json:"next,omitempty"`
+}
+
+// Events reads at most limit events after seq after. The cursor is the last
+// sequence number seen, so a page never shifts when new events arrive.
+//
+// A closed throw still sealed from the caller shows only its round and
+// sequence number (and sealed: true) until the round reveals it, so the
+// log cannot unseal what GET round hides. From the first such event on, the
+// page shows no hashes until the round reveals: a closed throw has few
+// possible faces (36 for two cargo dice), so the hash of its event, or of
+// any later event chained to it, would let anyone try each and read the
+// dice under the cup.
+func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int) (EventPage, error) {
+	var events []chain.Event
+	var l *loading
+	t, who, err := s.read(ctx, a, func(b *db.Batch) {
+		// One more than a page says whether there is a next page.
+		b.EventPage(a.TableID, after, limit+1, &events)
+		l = queueState(b, a.TableID, false)
+	})
+	if err != nil {
+		return EventPage{}, err
+	}
+	st, err := l.state(t)
+	if err != nil {
+		return EventPage{}, err
+	}
+	sealed, err := st.sealedEvents(who)
+	if err != nil {
+		return EventPage{}, err
+	}
+	unhashed := int64(math.MaxInt64)
+	for seq := range sealed {
+		unhashed = min(unhashed, seq)
+	}
+	page := EventPage{Events: make([]EventView, 0, min(len(events), limit))}
+	for i, e := range events {
+		if i == limit {
+			page.Next = strconv.FormatInt(events[i-1].Seq, 10)
+			break
+		}
+		v := EventView{Seq: e.Seq, Kind: e.Kind, Payload: e.Payload, CreatedAt: e.CreatedAt}
+		if ref, ok := sealed[e.Seq]; ok {
+			v.Payload, _ = json.Marshal(sealedAction{Round: ref.Round, Seq: ref.Seq, Sealed: true})
+		}
+		if e.Seq < unhashed {
+			v.PrevHash, v.Hash = hex.EncodeToString(e.PrevHash), hex.EncodeToString(e.Hash)
+		}
+		page.Events = append(page.Events, v)
+	}
+	return page, nil
+}
+
+// sealedAction is what the log shows of a sealed throw.
+type sealedAction struct {
+	Round  int  `json:"round"`
+	Seq    int  `json:"seq"`
+	Sealed bool `json:"sealed"`
+}
+
+// sealedEvents are the events of the round being played that record throws
+// the round still hides from who, by event sequence number.
+func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
+	cur := st.current()
+	if cur == nil {
+		return nil, nil
+	}
+	view := cur.round.View(who.viewer())
+	rolls := map[game.PlayerID]int{} // throws seen so far per player
+	sealed := map[int64]db.Action{}
+	for _, a := range cur.actions {
+		if a.Action.Kind != game.ActionRoll {
+			continue
+		}
+		k := rolls[a.Action.Player]
+		rolls[a.Action.Player]++
+		for _, ps := range view.Players {
+			if ps.Player != a.Action.Player || k >= len(ps.Outcome.Rolls) || !ps.Outcome.Rolls[k].Sealed {
+				continue
+			}
+			if a.EventSeq == 0 {
+				return nil, fmt.Errorf("%w: round %d's action %d has no audit event", ErrHistoryBroken, cur.row.Number, a.Seq)
+			}
+			sealed[a.EventSeq] = a
+		}
+	}
+	return sealed, nil
+}
+
+// AuditReport is the answer to "wait, who won that round?": whether the
+// table's history is intact and every round's recorded outcome and money
+// are what the rules give when the rolls are replayed.
+type AuditReport struct {
+	OK         bool         `json:"ok"`
+	Events     int          `json:"events"`
+	ChainOK    bool         `json:"chainOk"`
+	FirstBreak string       `json:"firstBreak,omitempty"`
+	Rounds     []RoundAudit `json:"rounds"`
+	BalancesOK bool         `json:"balancesOk"`
+}
+
+// RoundAudit is one round's check.
+type RoundAudit struct {
+	Number int    `json:"number"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Audit verifies the event hash chain and that it ends where the table row
+// says, replays every round through the engine from the first, checks each
+// finished turn as recorded and each settled round's journal postings
+// against the replay, and checks that the books balance.
+func (s *Service) Audit(ctx context.Context, a Auth) (AuditReport, error) {
+	var (
+		events   []chain.Event
+		players  []db.Player
+		accounts []db.Account
+		rounds   []db.Round
+		actions  []db.Action
+		turns    []db.Turn
+		journal  []db.JournalEntry
+	)
+	t, _, err := s.read(ctx, a, func(b *db.Batch) {
+		b.EventList(a.TableID, &events)
+		b.PlayerList(a.TableID, &players)
+		b.AccountList(a.TableID, &accounts)
+		b.RoundList(a.TableID, &rounds)
+		b.ActionListByTable(a.TableID, &actions)
+		b.TurnListByTable(a.TableID, &turns)
+		b.JournalList(a.TableID, &journal)
+	})
+	if err != nil {
+		return AuditReport{}, err
+	}
+	chainReport := chain.Verify(events)
+	rep := AuditReport{Events: chainReport.Events, ChainOK: chainReport.OK, Rounds: []RoundAudit{}}
+	switch {
+	case !chainReport.OK:
+		rep.FirstBreak = fmt.Sprintf("event %d: %s", chainReport.BrokenAt, chainReport.Problem)
+	case int64(len(events)) != t.Head.Seq || (len(events) > 0 && string(chainReport.Head) != string(t.Head.Hash)):
+		rep.ChainOK = false
+		rep.FirstBreak = fmt.Sprintf("event %d: the log ends at event %d, but the table's last event is %d", len(events)+1,
+			len(events), t.Head.Seq)
+	}
+	st := &tableState{row: t, players: players, accounts: accounts}
+	replayErr := st.replayAll(rounds, actions)
+	if replayErr != nil {
+		rep.Rounds = append(rep.Rounds, RoundAudit{Detail: replayErr.Error()})
+	} else {
+		byRound := map[int][]db.Turn{}
+		for _, t := range turns {
+			byRound[t.Round] = append(byRound[t.Round], t)
+		}
+		for _, pr := range st.rounds {
+			rep.Rounds = append(rep.Rounds, auditRound(pr, byRound[pr.row.Number], journal))
+		}
+	}
+	sheet := ledger.Sheet(t.Currency, accounts, players)
+	rep.BalancesOK = sheet.Total() == 0
+	if replayErr == nil && st.current() == nil && st.game != nil && t.Status == db.TableOpen {
+		rep.BalancesOK = rep.BalancesOK && st.game.Pot() == sheet.Pot
+	}
+	rep.OK = rep.ChainOK && rep.BalancesOK
+	for _, r := range rep.Rounds {
+		rep.OK = rep.OK && r.OK
+	}
+	return rep, nil
+}
+
+// auditRound checks a replayed round's recorded turns and, once settled,
+// its journal postings against the replay.
+func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry) RoundAudit {
+	ra := RoundAudit{Number: pr.row.Number, OK: true}
+	if err := checkTurns(pr, turns); err != nil {
+		return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
+	}
+	if pr.row.Status == db.RoundOpen {
+		ra.Detail = "being played"
+		return ra
+	}
+	res, _ := pr.round.Result() // the replay checked a settled round is over
+	money := res.Settlement
+	if pr.gameResult != nil {
+		money = pr.gameResult.Settlement
+	}
+	for _, j := range journal {
+		if j.Kind == string(ledger.KindRoundSettle) && j.Round == pr.row.Number {
+			if err := checkPostings(j, money); err != nil {
+				return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
+			}
+			return ra
+		}
+	}
+	return RoundAudit{Number: pr.row.Number, Detail: "no settlement in the journal"}
+}
+
+// checkPostings confirms that the journal moved exactly the engine's money:
+// each player's net posting equals their payouts and per-point receipts
+// minus their per-point payments.
+func checkPostings(j db.JournalEntry, s game.Settlement) error {
+	want := map[game.PlayerID]int64{}
+	for _, p := range s.Payouts {
+		want[p.Player] += p.Amount
+	}
+	for _, p := range s.PerPoint {
+		want[p.From] -= p.Amount
+		want[p.To] += p.Amount
+	}
+	got := map[game.PlayerID]int64{}
+	for _, p := range j.Postings {
+		if p.Kind == db.AccountPlayer {
+			got[p.Player] += p.Amount
+		}
+	}
+	for id, amt := range want {
+		if got[id] != amt {
+			return fmt.Errorf("the ledger moved %d for player %d, the engine decided %d", got[id], id, amt)
+		}
+		delete(got, id)
+	}
+	for id, amt := range got {
+		if amt != 0 {
+			return fmt.Errorf("the ledger moved %d for player %d, the engine decided nothing", amt, id)
+		}
+	}
+	return nil
+}
+
+// checkTurns compares the turns recorded as they ended with the replay:
+// the same players, in play order, with the same outcomes.
+func checkTurns(pr *playedRound, turns []db.Turn) error {
+	players := pr.round.State().Players
+	done := 0
+	for _, ps := range players {
+		if ps.Status == game.StatusDone {
+			done++
+		}
+	}
+	if len(turns) != done {
+		return fmt.Errorf("%d turns recorded, the replay finishes %d", len(turns), done)
+	}
+	for _, t := range turns {
+		if t.Seq < 1 || t.Seq > len(players) || players[t.Seq-1].Player != t.Player {
+			return fmt.Errorf("turn %d is recorded for player %d, who does not throw there", t.Seq, t.Player)
+		}
+		want := db.TurnOf(t.Round, t.Seq, t.Player, players[t.Seq-1].Outcome)
+		if !reflect.DeepEqual(normalize(t), normalize(want)) {
+			return fmt.Errorf("player %d's recorded turn differs from the replayed rolls", t.Player)
+		}
+	}
+	return nil
+}
+
+// normalize round-trips a value through JSON so that nil and empty lists
+// compare equal.
+func normalize(v any) any {
+	raw, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(raw, &out)
+	return out
+}

@@ -1,0 +1,30 @@
+package table
+
+import (
+	"context"
+
+	"github.com/tally-dice/tally/db"
+)
+
+// Notice tells a watcher that its table changed: its audit log now ends at
+// Seq, an event of kind Kind. The watcher then reads what it shows again,
+// which keeps sealed rolls sealed (each caller reads its own view).
+type Notice = db.Notice
+
+// Watch authenticates the caller and watches their table until stop is
+// called. ready is closed once changes are being listened for: anything
+// committed after that is noticed. seq is where the table's log ends now.
+func (s *Service) Watch(ctx context.Context, a Auth) (notices <-chan Notice, ready <-chan struct{}, stop func(), seq int64, err error) {
+	t, _, err := s.read(ctx, a, nil)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	notices, ready, stop = s.listener.Subscribe(a.TableID)
+	return notices, ready, stop, t.Head.Seq, nil
+}
+
+// LastSeq is where a table's log ends now, for a watcher's periodic sync.
+func (s *Service) LastSeq(ctx context.Context, a Auth) (int64, error) {
+	t, _, err := s.read(ctx, a, nil)
+	return t.Head.Seq, err
+}

@@ -1,0 +1,152 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// Balances reads the table's balance sheet.
+func (s *Service) Balances(ctx context.Context, a Auth) (BalancesView, error) {
+	sheet, err := s.sheet(ctx, a)
+	return balancesView(sheet), err
+}
+
+// sheet reads the players and accounts of the caller's table.
+func (s *Service) sheet(ctx context.Context, a Auth) (ledger.BalanceSheet, error) {
+	var players []db.Player
+	var accounts []db.Account
+	t, _, err := s.read(ctx, a, func(b *db.Batch) {
+		b.PlayerList(a.TableID, &players)
+		b.AccountList(a.TableID, &accounts)
+	})
+	if err != nil {
+		return ledger.BalanceSheet{}, err
+	}
+	return ledger.Sheet(t.Currency, accounts, players), nil
+}
+
+// Statement reads the table's journal, every transaction with its postings.
+func (s *Service) Statement(ctx context.Context, a Auth) ([]ledger.Transaction, error) {
+	var players []db.Player
+	var journal []db.JournalEntry
+	_, _, err := s.read(ctx, a, func(b *db.Batch) {
+		b.PlayerList(a.TableID, &players)
+		b.JournalList(a.TableID, &journal)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ledger.Statement(a.TableID, journal, players)
+}
+
+// StatementCSV is the table's journal as a spreadsheet (ledger.WriteCSV).
+func (s *Service) StatementCSV(ctx context.Context, a Auth) ([]byte, error) {
+	statement, err := s.Statement(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err = ledger.WriteCSV(&buf, statement)
+	return buf.Bytes(), err
+}
+
+// SettleUp plans the payments that settle the table.
+func (s *Service) SettleUp(ctx context.Context, a Auth) (SettleUpView, error) {
+	sheet, err := s.sheet(ctx, a)
+	if err != nil {
+		return SettleUpView{}, err
+	}
+	plan, err := ledger.SettleUp(a.TableID, sheet)
+	if err != nil {
+		return SettleUpView{}, err
+	}
+	return SettleUpView{SettlePlan: plan, Owes: plan.WhoOwesWhom()}, nil
+}
+
+// CashInput is a buy-in or a cash-out.
+type CashInput struct {
+	Player game.PlayerID `json:"player"`
+	Amount int64         `json:"amount"`
+}
+
+// Deposit records a player's buy-in; the host, who holds the bank, does.
+func (s *Service) Deposit(ctx context.Context, a Auth, k Key, in CashInput) (Reply, error) {
+	return s.cash(ctx, a, k, "record a buy-in", in, ledger.Deposit, false)
+}
+
+// Withdraw records a player's cash-out, which a closed table still takes.
+func (s *Service) Withdraw(ctx context.Context, a Auth, k Key, in CashInput) (Reply, error) {
+	return s.cash(ctx, a, k, "record a cash-out", in, ledger.Withdrawal, true)
+}
+
+func (s *Service) cash(ctx context.Context, a Auth, k Key, what string, in CashInput,
+	entry func(game.PlayerID, int64) (ledger.Entry, error), closedToo bool) (Reply, error) {
+	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		if err := w.who.mustHost(what); err != nil {
+			return nil, err
+		}
+		if !closedToo {
+			if err := w.openTable(); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := w.st.player(in.Player); err != nil {
+			return nil, err
+		}
+		e, err := entry(in.Player, in.Amount)
+		if err != nil {
+			return nil, err
+		}
+		return w.postAndShow(e)
+	})
+}
+
+// PaymentInput is a settlement payment: from paid to amount in cash.
+// Either side may be the bank (0).
+type PaymentInput struct {
+	From   game.PlayerID `json:"from"`
+	To     game.PlayerID `json:"to"`
+	Amount int64         `json:"amount"`
+}
+
+// Pay records a settlement payment, by the host or by the player who
+// received the money (so nobody can wipe out their own debt by saying they
+// paid). A closed table still takes them: that is when people settle up.
+func (s *Service) Pay(ctx context.Context, a Auth, k Key, in PaymentInput) (Reply, error) {
+	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		switch p := w.who; {
+		case p.Role == RoleHost:
+		case p.Role == RolePlayer && p.Player == in.To:
+		case p.Role == RolePlayer:
+			return nil, fmt.Errorf("%w: a payment is recorded by the host or by the player who received it", ErrForbidden)
+		default:
+			return nil, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+		}
+		for _, id := range []game.PlayerID{in.From, in.To} {
+			if id == ledger.Bank {
+				continue
+			}
+			if _, err := w.st.player(id); err != nil {
+				return nil, err
+			}
+		}
+		e, err := ledger.Payment(in.From, in.To, in.Amount)
+		if err != nil {
+			return nil, err
+		}
+		return w.postAndShow(e)
+	})
+}
+
+// postAndShow posts an entry and answers with the balances after it.
+func (w *writer) postAndShow(e ledger.Entry) (BalancesView, error) {
+	if err := w.post(e); err != nil {
+		return BalancesView{}, err
+	}
+	return balancesView(ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
+}

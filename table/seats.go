@@ -1,0 +1,300 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+)
+
+// This file is who sits where: seating, joining with the code, leaving,
+// and the host freeing a seat a phone took by mistake.
+
+// seat queues a player in the next free seat; the player joins st.players
+// when the write is flushed. hash is the hash of the token of the phone
+// that takes the seat as it is made (claimed); without one, the seat gets
+// the hash of a token nobody is given, until a phone claims the seat.
+func (w *writer) seat(name string, hash []byte) error {
+	name, err := cleanName(name)
+	if err != nil {
+		return err
+	}
+	seatNo, active := 1, 0
+	taken := slices.Clone(w.st.players)
+	for _, p := range w.seated {
+		taken = append(taken, *p)
+	}
+	for _, p := range taken {
+		if p.LeftAt == nil {
+			active++
+			if strings.EqualFold(p.Name, name) {
+				return fmt.Errorf("%w: %q already sits at this table", ErrNameTaken, p.Name)
+			}
+		}
+		seatNo = max(seatNo, p.Seat+1)
+	}
+	if active >= maxPlayers {
+		return fmt.Errorf("%w: the table is full (%d players)", ErrInvalid, maxPlayers)
+	}
+	claimed := hash != nil
+	if !claimed {
+		_, hash = newToken(prefixPlayer, w.st.row.ID)
+	}
+	p := &db.Player{Name: name, Seat: seatNo, TokenHash: hash}
+	w.out.PlayerInsert(w.st.row.ID, db.NewPlayer{Name: name, Seat: seatNo, TokenHash: hash, Claimed: claimed}, p)
+	w.seated = append(w.seated, p)
+	return nil
+}
+
+// Seat is the host seating a player at the end of the seat order.
+func (s *Service) Seat(ctx context.Context, a Auth, k Key, name string) (Reply, error) {
+	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		if err := w.who.mustHost("seat players"); err != nil {
+			return nil, err
+		}
+		if err := w.openTable(); err != nil {
+			return nil, err
+		}
+		if err := w.st.gameUnderway(); err != nil {
+			return nil, err
+		}
+		if err := w.seat(name, nil); err != nil {
+			return nil, err
+		}
+		if err := w.flush(); err != nil {
+			return nil, err
+		}
+		p := w.st.players[len(w.st.players)-1]
+		if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat}); err != nil {
+			return nil, err
+		}
+		return playerView(p), nil
+	})
+}
+
+// JoinInput is what a phone sends to join a table.
+type JoinInput struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// Joined is a player who joined with the join code, with their token.
+type Joined struct {
+	Table       TableView  `json:"table"`
+	Player      PlayerView `json:"player"`
+	PlayerToken string     `json:"playerToken"`
+}
+
+// Join seats the bearer of a join code. A name matching a seat the host made
+// that no phone has claimed yet claims it; any other name takes a new seat.
+// A seat already claimed by a phone cannot be claimed again, so nobody at the
+// table can take over another player's seat with the join code. Keys of
+// joins share one scope per table: they must be random.
+func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) {
+	name, err := cleanName(in.Name)
+	if err != nil {
+		return Reply{}, err
+	}
+	tableID, err := s.tableOfCode(ctx, in.Code)
+	if err != nil {
+		return Reply{}, err
+	}
+	k.Scope = scopeJoin
+	return s.write(ctx, target{tableID: tableID, open: true}, k, func(w *writer) (any, error) {
+		if err := w.openTable(); err != nil {
+			return nil, err
+		}
+		st := w.st
+		token, hash := newToken(prefixPlayer, st.row.ID)
+		var p db.Player
+		for _, existing := range st.players {
+			if existing.LeftAt == nil && strings.EqualFold(existing.Name, name) {
+				p = existing
+			}
+		}
+		if p.ID != 0 {
+			if p.ClaimedAt != nil {
+				return nil, fmt.Errorf("%w: %s has already joined from another phone; pick another name", ErrNameTaken, p.Name)
+			}
+			w.out.PlayerClaim(st.row.ID, p.ID, hash)
+			now := w.now
+			p.ClaimedAt, p.TokenHash = &now, hash
+		} else {
+			if err := st.gameUnderway(); err != nil {
+				return nil, err
+			}
+			if err := w.seat(name, hash); err != nil {
+				return nil, err
+			}
+			if err := w.flush(); err != nil {
+				return nil, err
+			}
+			p = st.players[len(st.players)-1]
+			if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat}); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := w.emit("player.joined", playerEvent{Player: p.ID, Name: p.Name}); err != nil {
+			return nil, err
+		}
+		w.replacePlayer(p)
+		who := Principal{Role: RolePlayer, TableID: st.row.ID, Player: p.ID}
+		return Joined{Table: st.view(who), Player: playerView(p), PlayerToken: token}, nil
+	})
+}
+
+// scopeJoin is the Idempotency-Key scope of joins at a table.
+const scopeJoin = "join"
+
+// tableOfCode finds the table a join code opens, in one round trip.
+func (s *Service) tableOfCode(ctx context.Context, code string) (int64, error) {
+	norm, ok := joinCode(code)
+	if !ok {
+		return 0, errNoJoinCode(code)
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return 0, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
+	}
+	defer conn.Release()
+	var id int64
+	b := db.NewBatch(ctx)
+	b.TableIDByJoinCode(norm, &id)
+	if err := b.Send(conn); err != nil {
+		return 0, serviceError(err)
+	}
+	if id == 0 {
+		return 0, errNoJoinCode(code)
+	}
+	return id, nil
+}
+
+// Leave takes a player off the table from the next round on. A player in the
+// round being played must finish it first.
+func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply, error) {
+	id := game.PlayerID(player)
+	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		if w.who.Role == RolePlayer && w.who.Player != id {
+			return nil, fmt.Errorf("%w: a player may only take themselves off the table", ErrForbidden)
+		}
+		if err := w.who.mayWrite(); err != nil {
+			return nil, err
+		}
+		if err := w.openTable(); err != nil {
+			return nil, err
+		}
+		if err := w.st.gameUnderway(); err != nil {
+			return nil, err
+		}
+		p, err := w.st.player(id)
+		if err != nil {
+			return nil, err
+		}
+		if p.LeftAt != nil {
+			return nil, fmt.Errorf("%w: %s already left the table", ErrInvalid, p.Name)
+		}
+		if cur := w.st.current(); cur != nil {
+			return nil, fmt.Errorf("%w: %s can leave once round %d is settled", ErrRoundPlaying, p.Name, cur.row.Number)
+		}
+		w.out.PlayerLeave(w.st.row.ID, id)
+		if _, err := w.emit("player.left", playerEvent{Player: p.ID, Name: p.Name}); err != nil {
+			return nil, err
+		}
+		now := w.now
+		p.LeftAt = &now
+		return playerView(p), nil
+	})
+}
+
+// Release is the host freeing a seat a phone has claimed: that phone's token
+// stops working at once and the seat can be claimed again with the join
+// code. It is the host's remedy when someone joined as a player who was not
+// theirs to be (the host may play for friends without phones).
+func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Reply, error) {
+	id := game.PlayerID(player)
+	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		if err := w.who.mustHost("free a seat"); err != nil {
+			return nil, err
+		}
+		if err := w.openTable(); err != nil {
+			return nil, err
+		}
+		p, err := w.st.player(id)
+		if err != nil {
+			return nil, err
+		}
+		if p.ClaimedAt == nil || p.LeftAt != nil {
+			return nil, fmt.Errorf("%w: no phone holds %s's seat", ErrInvalid, p.Name)
+		}
+		_, hash := newToken(prefixPlayer, w.st.row.ID)
+		w.out.PlayerRelease(w.st.row.ID, id, hash)
+		if _, err := w.emit("player.released", playerEvent{Player: p.ID, Name: p.Name}); err != nil {
+			return nil, err
+		}
+		p.ClaimedAt = nil
+		return playerView(p), nil
+	})
+}
+
+// replacePlayer puts a player's new state into the table read for the
+// answer.
+func (w *writer) replacePlayer(p db.Player) {
+	for i := range w.st.players {
+		if w.st.players[i].ID == p.ID {
+			w.st.players[i] = p
+		}
+	}
+}
+
+// Invitation is what a join code shows before joining: the table and its
+// seats, so a phone can offer the open seats to tap.
+type Invitation struct {
+	Table     string       `json:"table"`
+	Preset    string       `json:"preset"`
+	Currency  string       `json:"currency"`
+	Ante      int64        `json:"ante"`
+	Players   []PlayerView `json:"players"`
+	OpenSeats []string     `json:"openSeats"`
+}
+
+// Invite reads the table a join code belongs to. The code is the secret
+// that lets a phone join, so it may also see who sits there.
+func (s *Service) Invite(ctx context.Context, code string) (Invitation, error) {
+	tableID, err := s.tableOfCode(ctx, code)
+	if err != nil {
+		return Invitation{}, err
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return Invitation{}, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
+	}
+	defer conn.Release()
+	var t db.Table
+	var players []db.Player
+	b := db.NewBatch(ctx)
+	b.BeginRead()
+	b.TableGet(tableID, &t)
+	b.PlayerList(tableID, &players)
+	b.Commit()
+	if err := b.Send(conn); err != nil {
+		return Invitation{}, serviceError(err)
+	}
+	if t.ID == 0 || t.Status != db.TableOpen {
+		return Invitation{}, errNoJoinCode(code)
+	}
+	inv := Invitation{Table: t.Name, Preset: t.Rules.Preset, Currency: t.Currency, Ante: t.Rules.Ante,
+		Players: []PlayerView{}, OpenSeats: []string{}}
+	for _, p := range players {
+		if p.LeftAt != nil {
+			continue
+		}
+		inv.Players = append(inv.Players, playerView(p))
+		if p.ClaimedAt == nil {
+			inv.OpenSeats = append(inv.OpenSeats, p.Name)
+		}
+	}
+	return inv, nil
+}

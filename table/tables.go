@@ -1,0 +1,236 @@
+package table
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// maxPlayers bounds a table. Sixteen is more than any bar table and keeps
+// settle-up exact.
+const maxPlayers = 16
+
+// scopeCreate is the Idempotency-Key scope of making a table: nobody holds
+// a token yet, so these keys must be random.
+const scopeCreate = "anonymous"
+
+// NewTable is what a host asks for when making a table.
+type NewTable struct {
+	Name        string       `json:"name"`
+	Preset      string       `json:"preset"`
+	Options     game.Options `json:"options"`
+	Currency    string       `json:"currency"`
+	NoOverdraft bool         `json:"noOverdraft"`
+	Players     []string     `json:"players"`
+}
+
+// Created is a new table with the secrets only its host ever sees.
+type Created struct {
+	Table      TableView `json:"table"`
+	HostToken  string    `json:"hostToken"`
+	AuditToken string    `json:"auditToken"`
+	JoinCode   string    `json:"joinCode"`
+}
+
+// CreateTable makes a table, its pot and bank, and its first seats. The
+// key's scope is ignored: keys of tables being made share one scope.
+func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, error) {
+	k.Scope = scopeCreate
+	rs, err := game.NewRuleset(in.Preset, in.Options)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(in.Players) > maxPlayers {
+		return Reply{}, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
+	}
+	name, err := cleanText(in.Name, "the table's name", maxTableRunes)
+	if err != nil {
+		return Reply{}, err
+	}
+	if name == "" {
+		name = "Table"
+	}
+	currency, err := cleanText(in.Currency, "the currency", maxCurrencyRunes)
+	if err != nil {
+		return Reply{}, err
+	}
+	if currency == "" {
+		currency = "units"
+	}
+	names := make([]string, len(in.Players))
+	for i, n := range in.Players {
+		if names[i], err = cleanName(n); err != nil {
+			return Reply{}, err
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		reply, err := s.createOnce(ctx, k, db.NewTable{Name: name, Rules: rs, Currency: currency, JoinCode: newJoinCode(),
+			NoOverdraft: in.NoOverdraft}, names)
+		// A join code or a key taken meanwhile: a new code, or the key's
+		// stored answer, on the next attempt.
+		if !errors.Is(err, db.ErrConflict) && !errors.Is(err, db.ErrRetry) || attempt == maxAttempts {
+			return reply, serviceError(err)
+		}
+	}
+}
+
+// createOnce makes the table in one transaction: the key is looked up and
+// the table's id taken in one round trip, the table made and its players
+// seated in a second, and its events written with the commit in a third.
+func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []string) (reply Reply, err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return Reply{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	defer release(conn, &err)
+	b := db.NewBatch(ctx)
+	b.Begin()
+	var stored db.IdempotencyKey
+	if k.Key != "" {
+		b.IdempotencyKeyGet(0, k.Scope, k.Key, &stored)
+	}
+	b.TableNextID(&t.ID)
+	if err := b.Send(conn); err != nil {
+		return Reply{}, err
+	}
+	if stored.RequestHash != nil {
+		return replay(stored, k)
+	}
+	host, audit := "", ""
+	host, t.HostTokenHash = newToken(prefixHost, t.ID)
+	audit, t.AuditTokenHash = newToken(prefixAudit, t.ID)
+	st := &tableState{}
+	w := &writer{ctx: ctx, conn: conn, who: Principal{Role: RoleHost, TableID: t.ID}, st: st, out: db.NewBatch(ctx),
+		head: chain.Start(), now: time.Now()}
+	w.out.TableInsert(t, &st.row)
+	st.row.ID = t.ID
+	for _, n := range names {
+		if err := w.seat(n, nil); err != nil {
+			return Reply{}, err
+		}
+	}
+	if err := w.flush(); err != nil {
+		return Reply{}, err
+	}
+	if _, err := w.emit("table.created", tableCreated{Name: t.Name, Ruleset: t.Rules, Currency: t.Currency,
+		NoOverdraft: t.NoOverdraft}); err != nil {
+		return Reply{}, err
+	}
+	for _, p := range st.players {
+		if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat}); err != nil {
+			return Reply{}, err
+		}
+	}
+	return w.commit(k, Created{Table: st.view(w.who), HostToken: host, AuditToken: audit, JoinCode: st.row.JoinCode})
+}
+
+// The payloads of the table's own events.
+type (
+	tableCreated struct {
+		Currency    string       `json:"currency"`
+		Name        string       `json:"name"`
+		NoOverdraft bool         `json:"noOverdraft"`
+		Ruleset     game.Ruleset `json:"ruleset"`
+	}
+	playerSeated struct {
+		Name   string        `json:"name"`
+		Player game.PlayerID `json:"player"`
+		Seat   int           `json:"seat"`
+	}
+	playerEvent struct {
+		Name   string        `json:"name"`
+		Player game.PlayerID `json:"player"`
+	}
+)
+
+// joinAlphabet leaves out letters and digits people confuse across a bar
+// table (0/O, 1/I/L).
+const joinAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// newJoinCode is six characters from joinAlphabet: about 887 million codes.
+func newJoinCode() string {
+	b := make([]byte, joinCodeLength)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err))
+	}
+	for i := range b {
+		b[i] = joinAlphabet[int(b[i])%len(joinAlphabet)]
+	}
+	return string(b)
+}
+
+// Table reads a table as the caller may see it.
+func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
+	var l *loading
+	row, who, err := s.read(ctx, a, func(b *db.Batch) { l = queueState(b, a.TableID, true) })
+	if err != nil {
+		return TableView{}, err
+	}
+	st, err := l.state(row)
+	if err != nil {
+		return TableView{}, err
+	}
+	return st.view(who), nil
+}
+
+// Close closes the table: the pot goes back to the players of the last
+// round as the engine shares it (RULES.md §6). A round being played must be
+// finished first. Afterwards only withdrawals and settlement payments are
+// accepted.
+func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
+	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		if err := w.who.mustHost("close the table"); err != nil {
+			return nil, err
+		}
+		if err := w.openTable(); err != nil {
+			return nil, err
+		}
+		st := w.st
+		if cur := st.current(); cur != nil {
+			return nil, fmt.Errorf("%w: finish round %d before closing the table", ErrRoundPlaying, cur.row.Number)
+		}
+		var last []game.PlayerID
+		if st.last != nil {
+			last = st.last.row.Setup.Players
+		}
+		closing := tableClosed{}
+		if pot := w.books().Balance(ledger.Pot); pot > 0 {
+			if len(last) == 0 {
+				return nil, fmt.Errorf("%w: the pot holds %d but no round was played to return it to", ErrInvalidAmount, pot)
+			}
+			if err := w.post(ledger.CloseOut(pot, game.CloseOut(pot, last))); err != nil {
+				return nil, err
+			}
+			closing.CloseOut = w.head.Seq
+		}
+		w.out.TableClose(st.row.ID)
+		if _, err := w.emit("table.closed", closing); err != nil {
+			return nil, err
+		}
+		now := w.now
+		st.row.Status, st.row.ClosedAt = db.TableClosed, &now
+		st.accounts = w.books().Accounts()
+		return st.view(w.who), nil
+	})
+}
+
+// tableClosed is the payload of table.closed: the event of the close-out,
+// if the pot held anything.
+type tableClosed struct {
+	CloseOut int64 `json:"closeOut,omitempty"`
+}
+
+// tableWrite runs a write at the caller's table.
+func (s *Service) tableWrite(ctx context.Context, a Auth, k Key, do func(w *writer) (any, error)) (Reply, error) {
+	if err := checkAuth(a); err != nil {
+		return Reply{}, err
+	}
+	return s.write(ctx, target{tableID: a.TableID, token: a.Token}, k, do)
+}

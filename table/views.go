@@ -1,0 +1,155 @@
+package table
+
+import (
+	"time"
+
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// This file is what the service answers with: the shapes openapi.yaml
+// describes. Engine values (a turn's outcome, a result, a settlement) are
+// shown as the engine gives them.
+
+// PlayerView is a seat.
+type PlayerView struct {
+	ID      game.PlayerID `json:"id"`
+	Name    string        `json:"name"`
+	Seat    int           `json:"seat"`
+	Claimed bool          `json:"claimed"`
+	LeftAt  *time.Time    `json:"leftAt,omitempty"`
+}
+
+func playerView(p db.Player) PlayerView {
+	return PlayerView{ID: p.ID, Name: p.Name, Seat: p.Seat, Claimed: p.ClaimedAt != nil, LeftAt: p.LeftAt}
+}
+
+// TableView is a table.
+type TableView struct {
+	ID           int64        `json:"id"`
+	Name         string       `json:"name"`
+	Ruleset      game.Ruleset `json:"ruleset"`
+	Currency     string       `json:"currency"`
+	NoOverdraft  bool         `json:"noOverdraft"`
+	Status       string       `json:"status"`
+	JoinCode     string       `json:"joinCode,omitempty"`
+	Players      []PlayerView `json:"players"`
+	Pot          int64        `json:"pot"`
+	CurrentRound int          `json:"currentRound,omitempty"`
+	RoundsPlayed int          `json:"roundsPlayed"`
+	Game         *GameView    `json:"game,omitempty"`
+	CreatedAt    time.Time    `json:"createdAt"`
+	ClosedAt     *time.Time   `json:"closedAt,omitempty"`
+}
+
+// GameView is the running state of a game of rounds (Scarne).
+type GameView struct {
+	Totals  []game.Total    `json:"totals"`
+	Over    bool            `json:"over"`
+	Winner  game.PlayerID   `json:"winner,omitempty"`
+	Playoff []game.PlayerID `json:"playoff,omitempty"`
+}
+
+// view is the table as viewer may see it: the join code is shown to the
+// host and players, not to the auditor.
+func (st *tableState) view(viewer Principal) TableView {
+	t := st.row
+	v := TableView{ID: t.ID, Name: t.Name, Ruleset: t.Rules, Currency: t.Currency, NoOverdraft: t.NoOverdraft,
+		Status: t.Status, Players: make([]PlayerView, 0, len(st.players)), CreatedAt: t.CreatedAt, ClosedAt: t.ClosedAt}
+	if viewer.Role != RoleAudit {
+		v.JoinCode = t.JoinCode
+	}
+	for _, p := range st.players {
+		v.Players = append(v.Players, playerView(p))
+	}
+	for _, a := range st.accounts {
+		if a.Kind == db.AccountPot {
+			v.Pot = a.Balance
+		}
+	}
+	if r := st.last; r != nil {
+		v.RoundsPlayed = r.row.Number
+		if r.row.Status == db.RoundOpen {
+			v.CurrentRound, v.RoundsPlayed = r.row.Number, r.row.Number-1
+		}
+	}
+	if st.rules().Goal.Kind != game.GoalRound && st.game != nil {
+		gv := &GameView{Totals: st.game.Totals(), Over: st.game.Over(), Playoff: st.game.Playoff()}
+		if res, ok := st.game.Result(); ok {
+			gv.Winner = res.Winner
+		}
+		v.Game = gv
+	}
+	return v
+}
+
+// RoundView is a round as one viewer may see it.
+type RoundView struct {
+	Number      int                `json:"number"`
+	Status      string             `json:"status"`
+	Players     []game.PlayerID    `json:"players"`
+	Playoff     bool               `json:"playoff,omitempty"`
+	Declared    int                `json:"declared,omitempty"`
+	Declarer    game.PlayerID      `json:"declarer,omitempty"`
+	Turn        game.PlayerID      `json:"turn,omitempty"`
+	Next        *game.Next         `json:"next,omitempty"`
+	Point       *int               `json:"point,omitempty"`
+	Hammer      game.PlayerID      `json:"hammer,omitempty"`
+	Pot         int64              `json:"pot"`
+	Claimable   game.PlayerID      `json:"claimableAutomatic,omitempty"`
+	MayLiftCups bool               `json:"mayLiftCups,omitempty"`
+	Turns       []game.PlayerState `json:"turns"`
+	Result      *game.Result       `json:"result,omitempty"`
+	Game        *game.GameResult   `json:"game,omitempty"`
+}
+
+// The round statuses a RoundView shows.
+const (
+	statusPlaying = "playing"
+	statusSettled = "settled"
+)
+
+// liveView is a round being played as who may see it. The host records for
+// everyone (one phone at the table is a common way to play), so the host is
+// also told whose closed automatic may still be claimed, though not its dice.
+func liveView(number int, r *game.Round, who Principal) RoundView {
+	v := roundView(number, statusPlaying, r.View(who.viewer()), nil)
+	if who.Role == RoleHost {
+		v.Claimable = r.State().Claimable
+	}
+	return v
+}
+
+func roundView(number int, status string, st game.RoundState, res *game.Result) RoundView {
+	v := RoundView{Number: number, Status: status, Players: make([]game.PlayerID, 0, len(st.Players)), Playoff: st.Playoff,
+		Declared: st.Declared, Declarer: st.Declarer, Turn: st.Turn, Point: st.Point, Hammer: st.Hammer, Pot: st.Pot,
+		Claimable: st.Claimable, MayLiftCups: st.MayLiftCups, Turns: st.Players, Result: res}
+	if !st.Over {
+		next := st.Next
+		v.Next = &next
+	}
+	for _, p := range st.Players {
+		v.Players = append(v.Players, p.Player)
+	}
+	return v
+}
+
+// BalancesView is a table's balance sheet, with the world account called
+// the bank.
+type BalancesView struct {
+	Currency string                 `json:"currency"`
+	Pot      int64                  `json:"pot"`
+	Bank     int64                  `json:"bank"`
+	Players  []ledger.PlayerBalance `json:"players"`
+}
+
+func balancesView(sheet ledger.BalanceSheet) BalancesView {
+	return BalancesView{Currency: sheet.Currency, Pot: sheet.Pot, Bank: sheet.World, Players: sheet.Players}
+}
+
+// SettleUpView is a settle-up plan with who owes whom in plain words.
+type SettleUpView struct {
+	ledger.SettlePlan
+	Owes []string `json:"owes"`
+}
