@@ -47,6 +47,22 @@ func Migrate(ctx context.Context, dsn, direction string) (uint, error) {
 	return version(m)
 }
 
+// MigrateTo moves the database at dsn to schema version, up or down; for
+// tests of an upgrade from data an older version wrote.
+func MigrateTo(ctx context.Context, dsn string, version uint) error {
+	m, closeAll, err := newMigrator(dsn)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	stop := context.AfterFunc(ctx, func() { m.GracefulStop <- true })
+	defer stop()
+	if err := m.Migrate(version); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("%w to version %d: %w", ErrMigrate, version, err)
+	}
+	return nil
+}
+
 // MigrationVersion reports the schema version of the database at dsn and
 // whether a failed migration left it dirty (fix by hand, then migrate).
 func MigrationVersion(ctx context.Context, dsn string) (version uint, dirty bool, err error) {

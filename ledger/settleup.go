@@ -81,3 +81,17 @@ func (p SettlePlan) WhoOwesWhom() []string {
 	}
 	return lines
 }
+
+// Standing is the plain position of every party: "Ann owes 30 units",
+// "Bob is owed 20 units", without deciding who pays whom.
+func (p SettlePlan) Standing() []string {
+	lines := make([]string, len(p.Parties))
+	for i, party := range p.Parties {
+		if party.Balance < 0 {
+			lines[i] = fmt.Sprintf("%s owes %d %s", party.Name, -party.Balance, p.Currency)
+		} else {
+			lines[i] = fmt.Sprintf("%s is owed %d %s", party.Name, party.Balance, p.Currency)
+		}
+	}
+	return lines
+}

@@ -1,0 +1,76 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/db/dbtest"
+)
+
+// TestABatchIsOneTransactionAcrossRoundTrips sends a transaction in two
+// batches, as a write does: BEGIN and the reads in the first, the writes and
+// COMMIT in the second. Each queued query gets its own results, in order.
+func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	tbl := newTable(t, pool, "BATCH1")
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	b := db.NewBatch(ctx)
+	b.Begin()
+	var locked db.Table
+	var players []db.Player
+	var none db.Round
+	b.TableLock(tbl.ID, &locked)
+	b.PlayerList(tbl.ID, &players)
+	b.RoundLatest(tbl.ID, &none)
+	if b.Len() != 4 {
+		t.Fatalf("%d statements queued, want 4", b.Len())
+	}
+	if err := b.Send(conn); err != nil {
+		t.Fatal(err)
+	}
+	if locked.ID != tbl.ID || len(players) != 0 || none.Number != 0 || b.Len() != 0 {
+		t.Fatalf("read %+v, %+v, %+v; %d left queued", locked, players, none, b.Len())
+	}
+	if conn.Conn().PgConn().TxStatus() != 'T' {
+		t.Fatalf("after the first batch the transaction status is %c, want T", conn.Conn().PgConn().TxStatus())
+	}
+	head := chain.Start()
+	e, err := head.Append(tbl.ID, "test", map[string]int{"n": 1}, locked.CreatedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.EventInsert(tbl.ID, []chain.Event{e})
+	b.TableAdvance(tbl.ID, head, 0)
+	b.Notify(tbl.ID, db.Notice{Seq: e.Seq, Kind: e.Kind})
+	b.Commit()
+	if err := b.Send(conn); err != nil {
+		t.Fatal(err)
+	}
+	if conn.Conn().PgConn().TxStatus() != 'I' {
+		t.Fatalf("after COMMIT the transaction status is %c, want I", conn.Conn().PgConn().TxStatus())
+	}
+	var events []chain.Event
+	var after db.Table
+	b.EventList(tbl.ID, &events)
+	b.TableGet(tbl.ID, &after)
+	if err := b.Send(conn); err != nil {
+		t.Fatal(err)
+	}
+	if r := chain.Verify(events); !r.OK || r.Events != 1 || after.Head.Seq != 1 || string(after.Head.Hash) != string(r.Head) {
+		t.Fatalf("events %+v (%+v), table head %+v", events, r, after.Head)
+	}
+	// The audit log is append-only.
+	for _, sql := range []string{`UPDATE events SET kind = 'x'`, `DELETE FROM events`, `TRUNCATE events`} {
+		if _, err := conn.Exec(ctx, sql); db.SentinelFor(err) != db.ErrAppendOnly {
+			t.Errorf("%s: err = %v, want ErrAppendOnly", sql, err)
+		}
+	}
+}

@@ -1,0 +1,265 @@
+package db_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/game"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m) }
+
+// hash32 makes a distinct 32-byte token hash for fixtures.
+func hash32(s string) []byte {
+	h := sha256.Sum256([]byte(s))
+	return h[:]
+}
+
+// send sends a batch on a connection of the pool.
+func send(t *testing.T, pool *pgxpool.Pool, b *db.Batch) error {
+	t.Helper()
+	conn, err := pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	return b.Send(conn)
+}
+
+// must sends a batch that has to succeed.
+func must(t *testing.T, pool *pgxpool.Pool, b *db.Batch) {
+	t.Helper()
+	if err := send(t, pool, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newTable makes an open table with the given join code.
+func newTable(t *testing.T, pool *pgxpool.Pool, code string) db.Table {
+	t.Helper()
+	b := db.NewBatch(context.Background())
+	var id int64
+	b.TableNextID(&id)
+	must(t, pool, b)
+	rs, err := game.NewRuleset("bar", game.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tbl db.Table
+	b.TableInsert(db.NewTable{ID: id, Name: "Table " + code, Rules: rs, Currency: "units", JoinCode: code,
+		HostTokenHash: hash32("host" + code), AuditTokenHash: hash32("audit" + code)}, &tbl)
+	must(t, pool, b)
+	return tbl
+}
+
+// newPlayer seats a player.
+func newPlayer(t *testing.T, pool *pgxpool.Pool, tableID int64, name string, seat int) db.Player {
+	t.Helper()
+	var p db.Player
+	b := db.NewBatch(context.Background())
+	b.PlayerInsert(tableID, db.NewPlayer{Name: name, Seat: seat, TokenHash: hash32(fmt.Sprint(tableID, name, seat))}, &p)
+	must(t, pool, b)
+	return p
+}
+
+func TestMigrateUpDownUp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := dbtest.DSN(t)
+	latest := latestMigration(t)
+	if v, dirty, err := db.MigrationVersion(ctx, dsn); err != nil || dirty || v != latest {
+		t.Fatalf("fresh test database: version %d dirty %v err %v, want %d", v, dirty, err, latest)
+	}
+	if v, err := db.Migrate(ctx, dsn, "up"); err != nil || v != latest {
+		t.Fatalf("up with nothing to do: version %d err %v", v, err)
+	}
+	if v, err := db.Migrate(ctx, dsn, "down"); err != nil || v != 0 {
+		t.Fatalf("down: version %d err %v", v, err)
+	}
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var n int
+	err = pool.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'`).Scan(&n)
+	if err != nil || n != 0 {
+		t.Fatalf("after down: %d tables left (err %v)", n, err)
+	}
+	if v, err := db.Migrate(ctx, dsn, "up"); err != nil || v != latest {
+		t.Fatalf("up again: version %d err %v", v, err)
+	}
+	newTable(t, pool, "AGAIN")
+	if _, err := db.Migrate(ctx, dsn, "sideways"); err == nil {
+		t.Fatal("unknown direction accepted")
+	}
+}
+
+func TestMigrateTakesThePoolsSettings(t *testing.T) {
+	t.Parallel()
+	dsn := dbtest.DSN(t)
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	if !strings.Contains(dsn, "://") {
+		dsn, sep = dsn+" pool_max_conns=3", ""
+	} else {
+		dsn += sep + "pool_max_conns=3"
+	}
+	if _, err := db.Migrate(context.Background(), dsn, "up"); err != nil {
+		t.Fatalf("migrate with pool_max_conns in the URL: %v", err)
+	}
+}
+
+func TestDatabasesAreFreshAndSeparate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a, b := dbtest.Pool(t), dbtest.Pool(t)
+	newTable(t, a, "ONLYA")
+	var n int
+	if err := b.QueryRow(ctx, `SELECT count(*) FROM tables`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("second database sees %d tables (err %v), want 0", n, err)
+	}
+}
+
+func TestTablesAndPlayers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	tbl := newTable(t, pool, "JOIN1")
+	if tbl.Status != db.TableOpen || tbl.Currency != "units" || tbl.ClosedAt != nil || tbl.Head.Seq != 0 ||
+		string(tbl.Head.Hash) != string(chain.Genesis) || tbl.Rules.Preset != "bar" {
+		t.Fatalf("new table = %+v", tbl)
+	}
+	var accounts []db.Account
+	b := db.NewBatch(ctx)
+	b.AccountList(tbl.ID, &accounts)
+	must(t, pool, b)
+	if len(accounts) != 2 || accounts[0].Kind != db.AccountPot || accounts[1].Kind != db.AccountWorld {
+		t.Fatalf("a new table's accounts: %+v, want its pot and bank", accounts)
+	}
+	var dup db.Table
+	b.TableInsert(db.NewTable{ID: tbl.ID + 100, Name: "x", Currency: "units", JoinCode: "JOIN1",
+		HostTokenHash: hash32("a"), AuditTokenHash: hash32("b")}, &dup)
+	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
+		t.Fatalf("duplicate join code: err = %v, want ErrConflict", err)
+	}
+	var byCode, missing int64
+	var locked db.Table
+	b.TableIDByJoinCode("JOIN1", &byCode)
+	b.TableIDByJoinCode("NOPE11", &missing)
+	b.TableGet(tbl.ID+1000, &locked)
+	must(t, pool, b)
+	if byCode != tbl.ID || missing != 0 || locked.ID != 0 {
+		t.Fatalf("by join code %d, unknown code %d, missing table %+v", byCode, missing, locked)
+	}
+	ann := newPlayer(t, pool, tbl.ID, "Ann", 1)
+	newPlayer(t, pool, tbl.ID, "Bob", 2)
+	for _, p := range []db.NewPlayer{
+		{Name: "Cy", Seat: 1, TokenHash: hash32("cy")},
+		{Name: "ann", Seat: 3, TokenHash: hash32("ann2")},
+	} {
+		b.PlayerInsert(tbl.ID, p, new(db.Player))
+		if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
+			t.Errorf("seat %d name %q: err = %v, want ErrConflict", p.Seat, p.Name, err)
+		}
+	}
+	b.PlayerLeave(tbl.ID, ann.ID)
+	must(t, pool, b)
+	newPlayer(t, pool, tbl.ID, "Cy", 1) // the seat is free again
+	var players []db.Player
+	var byToken db.Player
+	b.PlayerList(tbl.ID, &players)
+	b.AccountList(tbl.ID, &accounts)
+	b.PlayerByToken(tbl.ID, ann.TokenHash, &byToken)
+	must(t, pool, b)
+	if len(players) != 3 || len(accounts) != 5 || byToken.ID != ann.ID || byToken.LeftAt == nil {
+		t.Fatalf("players %+v, accounts %+v, Ann by token %+v", players, accounts, byToken)
+	}
+	b.TableClose(tbl.ID)
+	must(t, pool, b)
+	b.TableClose(tbl.ID)
+	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
+		t.Fatalf("closing twice: err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestRoundsAndActions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	tbl := newTable(t, pool, "R1")
+	p := newPlayer(t, pool, tbl.ID, "Ann", 1)
+	q := newPlayer(t, pool, tbl.ID, "Bob", 2)
+	setup := game.RoundSetup{Players: []game.PlayerID{q.ID, p.ID}, CarriedPot: 3, Ante: true}
+	state := game.GameState{Seats: []game.PlayerID{p.ID, q.ID}, First: 1, Pot: 3, Ante: true, Totals: []int64{0, 0}}
+	b := db.NewBatch(ctx)
+	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: setup, Game: state})
+	b.ActionInsert(tbl.ID, 1, []db.Action{
+		{Seq: 1, EventSeq: 4, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}},
+		{Seq: 2, EventSeq: 5, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}}},
+		{Seq: 3, EventSeq: 6, Action: game.Action{Player: q.ID, Kind: game.ActionStand}},
+	})
+	b.TurnInsert(tbl.ID, db.Turn{Round: 1, Seq: 1, Player: q.ID, Qualified: true, Score: 7, Cargo: []int{6, 1}, Stood: true})
+	must(t, pool, b)
+	var latest, got db.Round
+	var actions, all []db.Action
+	var turns []db.Turn
+	b.RoundLatest(tbl.ID, &latest)
+	b.RoundGet(tbl.ID, 1, &got)
+	b.ActionListLatest(tbl.ID, &actions)
+	b.ActionListByTable(tbl.ID, &all)
+	b.TurnListByTable(tbl.ID, &turns)
+	must(t, pool, b)
+	if latest.Number != 1 || latest.Status != db.RoundOpen || fmt.Sprint(latest.Setup) != fmt.Sprint(setup) ||
+		fmt.Sprint(latest.Game) != fmt.Sprint(state) || fmt.Sprint(got) != fmt.Sprint(latest) {
+		t.Fatalf("round 1 read back as %+v and %+v", latest, got)
+	}
+	if len(actions) != 3 || len(all) != 3 || all[2].Round != 1 || actions[1].EventSeq != 5 ||
+		fmt.Sprint(*actions[1].Action.Roll) != fmt.Sprint(game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}) ||
+		actions[2].Action.Roll != nil || actions[2].Action.Kind != game.ActionStand {
+		t.Fatalf("actions read back as %+v", actions)
+	}
+	if len(turns) != 1 || turns[0].Round != 1 || turns[0].Score != 7 || fmt.Sprint(turns[0].Cargo) != "[6 1]" {
+		t.Fatalf("turns read back as %+v", turns)
+	}
+	b.RoundSettle(tbl.ID, 1)
+	must(t, pool, b)
+	b.RoundSettle(tbl.ID, 1)
+	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
+		t.Fatalf("settling twice: err = %v, want ErrNotFound", err)
+	}
+	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: setup, Game: state})
+	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
+		t.Fatalf("a second round 1: err = %v, want ErrConflict", err)
+	}
+}
+
+// latestMigration is the highest version among the embedded migrations.
+func latestMigration(t *testing.T) uint {
+	t.Helper()
+	names, err := fs.Glob(db.MigrationFiles(), "*.up.sql")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no migrations embedded: %v", err)
+	}
+	var latest uint
+	for _, n := range names {
+		v, err := strconv.ParseUint(strings.SplitN(n, "_", 2)[0], 10, 32)
+		if err != nil {
+			t.Fatalf("migration %s: %v", n, err)
+		}
+		latest = max(latest, uint(v))
+	}
+	return latest
+}
