@@ -75,7 +75,7 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 			NoOverdraft: in.NoOverdraft}, names)
 		// A join code or a key taken meanwhile: a new code, or the key's
 		// stored answer, on the next attempt.
-		if !errors.Is(err, db.ErrConflict) && !errors.Is(err, db.ErrRetry) || attempt == maxAttempts {
+		if !errors.Is(err, db.ErrConflict) && !retryable(err) || attempt == maxAttempts {
 			return reply, serviceError(err)
 		}
 	}

@@ -72,7 +72,7 @@ type target struct {
 func (s *Service) write(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (Reply, error) {
 	for attempt := 1; ; attempt++ {
 		reply, err := s.writeOnce(ctx, t, k, do)
-		if !errors.Is(err, db.ErrRetry) || attempt == maxAttempts {
+		if !retryable(err) || attempt == maxAttempts {
 			return reply, serviceError(err)
 		}
 	}
@@ -299,6 +299,12 @@ func (s *Service) read(ctx context.Context, a Auth, queue func(b *db.Batch)) (db
 	return row, who, err
 }
 
+// retryable reports whether PostgreSQL aborted the transaction only because
+// of a concurrent one, so that running it again may succeed.
+func retryable(err error) bool {
+	return errors.Is(err, db.ErrRetry) || db.SentinelFor(err) == db.ErrRetry
+}
+
 // serviceError turns the database's sentinels into the service's.
 func serviceError(err error) error {
 	switch {
@@ -306,7 +312,8 @@ func serviceError(err error) error {
 		return nil
 	case errors.Is(err, ErrUnavailable):
 		return err
-	case errors.Is(err, db.ErrUnavailable), errors.Is(err, db.ErrRetry), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, db.ErrUnavailable), retryable(err), db.SentinelFor(err) == db.ErrUnavailable,
+		errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return err
