@@ -6,7 +6,7 @@
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
-.PHONY: run test postgres-binaries test-tools chromium build vet
+.PHONY: run test postgres-binaries test-tools chromium build vet generate generated
 
 run: postgres-binaries
 	$(GO) run ./cmd/tallyd
@@ -14,9 +14,19 @@ run: postgres-binaries
 build:
 	$(GO) build -o bin/tallyd ./cmd/tallyd
 
-test: postgres-binaries test-tools chromium
+test: postgres-binaries test-tools chromium generated
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# generate regenerates the query code (sqlc, a tool in go.mod) from
+# db/migrations and db/queries.
+generate:
+	$(GO) generate ./db
+
+# generated fails when the query code in db/internal/dbsqlc is not what
+# db/migrations and db/queries generate: run `make generate` and commit.
+generated:
+	@$(GO) tool sqlc diff -f db/sqlc.yaml || { echo "db/internal/dbsqlc is stale: run make generate"; exit 1; }
 
 vet:
 	gofmt -l . | (! grep .) || (echo "gofmt would change the files above" && exit 1)
