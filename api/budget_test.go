@@ -81,7 +81,7 @@ func (tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatch
 	return ctx
 }
 func (t tracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) { t.w.add(1) }
-func (tracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)      {}
+func (tracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)       {}
 
 // measured is one request's cost.
 type measured struct {
