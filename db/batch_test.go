@@ -26,18 +26,20 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	b.Begin()
 	var locked db.Table
 	var players []db.Player
-	var none db.Round
+	var l db.Loaded
 	b.TableLock(tbl.ID, &locked)
 	b.PlayerList(tbl.ID, &players)
-	b.RoundLatest(tbl.ID, &none)
-	if b.Len() != 4 {
-		t.Fatalf("%d statements queued, want 4", b.Len())
+	b.TableLoad(tbl.ID, nil, db.KeyRef{}, &l)
+	// BEGIN, the lock, the players, and TableLoad's players, accounts,
+	// latest round and its actions.
+	if b.Len() != 7 {
+		t.Fatalf("%d statements queued, want 7", b.Len())
 	}
 	if err := b.Send(conn); err != nil {
 		t.Fatal(err)
 	}
-	if locked.ID != tbl.ID || len(players) != 0 || none.Number != 0 || b.Len() != 0 {
-		t.Fatalf("read %+v, %+v, %+v; %d left queued", locked, players, none, b.Len())
+	if locked.ID != tbl.ID || len(players) != 0 || l.Latest.Number != 0 || len(l.Accounts) != 2 || b.Len() != 0 {
+		t.Fatalf("read %+v, %+v, %+v; %d left queued", locked, players, l, b.Len())
 	}
 	if conn.Conn().PgConn().TxStatus() != 'T' {
 		t.Fatalf("after the first batch the transaction status is %c, want T", conn.Conn().PgConn().TxStatus())
@@ -47,9 +49,7 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.EventInsert(tbl.ID, []chain.Event{e})
-	b.TableAdvance(tbl.ID, head, 0)
-	b.Notify(tbl.ID, db.Notice{Seq: e.Seq, Kind: e.Kind})
+	b.TableAppend(tbl.ID, db.Append{Events: []chain.Event{e}, Head: head})
 	b.Commit()
 	if err := b.Send(conn); err != nil {
 		t.Fatal(err)

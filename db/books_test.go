@@ -107,6 +107,9 @@ func TestDatabaseRefusesBrokenBooks(t *testing.T) {
 		{"payout without postings", []string{
 			`INSERT INTO journal_transactions (table_id, kind) VALUES (` + tid + `, 'payout')`,
 		}, db.ErrUnbalanced},
+		{"payout without postings through the function", []string{
+			`SELECT tally_journal_post(` + tid + `, 'payout', NULL, '', '{}', 1, '{}', '{}')`,
+		}, db.ErrUnbalanced},
 		{"late posting unbalances a committed transaction", []string{
 			`INSERT INTO postings (transaction_id, table_id, account_id, amount) VALUES (` + txn + `, ` + tid + `, ` + fmtInt(b.ann.ID) + `, 1)`,
 		}, db.ErrUnbalanced},
@@ -117,11 +120,16 @@ func TestDatabaseRefusesBrokenBooks(t *testing.T) {
 		{"delete a journal row", []string{`DELETE FROM journal_transactions WHERE id = ` + txn}, db.ErrAppendOnly},
 		{"set a balance by hand", []string{`UPDATE accounts SET balance = 1000 WHERE id = ` + fmtInt(b.ann.ID)}, db.ErrAppendOnly},
 		{"post to another table's account", []string{
-			`INSERT INTO journal_transactions (table_id, kind) VALUES (` + fmtInt(other.ID) + `, 'payout')`,
-			`INSERT INTO postings (transaction_id, table_id, account_id, amount)
-			 VALUES (currval('journal_transactions_id_seq'), ` + fmtInt(other.ID) + `, ` + fmtInt(b.ann.ID) + `, 7),
-			        (currval('journal_transactions_id_seq'), ` + fmtInt(other.ID) + `, ` + fmtInt(b.bob.ID) + `, -7)`,
+			`SELECT tally_journal_post(` + fmtInt(other.ID) + `, 'payout', NULL, '', '{}', 1,
+			 ARRAY[` + fmtInt(b.ann.ID) + `, ` + fmtInt(b.bob.ID) + `]::bigint[], ARRAY[7, -7]::bigint[])`,
 		}, db.ErrNotFound},
+		{"an unbalanced transaction through the function", []string{
+			`SELECT tally_journal_post(` + tid + `, 'payout', NULL, '', '{}', 1, ARRAY[` + fmtInt(b.ann.ID) + `]::bigint[], ARRAY[7]::bigint[])`,
+		}, db.ErrUnbalanced},
+		{"move balances outside the function", []string{
+			`SELECT set_config('tally.posting', 'off', true)`,
+			`UPDATE accounts SET balance = balance + 1 WHERE id IN (` + fmtInt(b.ann.ID) + `, ` + fmtInt(b.bob.ID) + `)`,
+		}, db.ErrAppendOnly},
 	}
 	for _, tc := range cases {
 		err := commit(ctx, b.pool, tc.sqls...)
@@ -174,7 +182,7 @@ func TestZeroPostingCarryIsAllowed(t *testing.T) {
 	t.Parallel()
 	b := newBooks(t)
 	err := commit(context.Background(), b.pool,
-		`INSERT INTO journal_transactions (table_id, kind, metadata) VALUES (`+fmtInt(b.table.ID)+`, 'carry', '{"pot":10}')`)
+		`SELECT tally_journal_post(`+fmtInt(b.table.ID)+`, 'carry', NULL, 'all tie', '{"pot":10}', 1, '{}', '{}')`)
 	if err != nil {
 		t.Fatalf("carry marker refused: %v", err)
 	}

@@ -31,17 +31,3 @@ func (b *Batch) IdempotencyKeyGet(tableID int64, scope, key string, out *Idempot
 		})
 	})
 }
-
-// IdempotencyKeyInsert queues storing a key with its response. A key taken
-// meanwhile is ErrConflict.
-func (b *Batch) IdempotencyKeyInsert(k IdempotencyKey) {
-	body := k.Body
-	if body == nil {
-		body = []byte{}
-	}
-	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.IdempotencyKeyInsert(b.ctx, q, dbsqlc.IdempotencyKeyInsertParams{TableID: k.TableID,
-			Scope: k.Scope, Key: k.Key, RequestHash: k.RequestHash, ResponseStatus: int32(k.Status),
-			ResponseBody: body, ResponseContentType: k.ContentType})
-	})
-}

@@ -30,14 +30,14 @@ type Posting struct {
 	Amount    int64
 }
 
-// JournalInsert queues writing a journal entry and its postings in one
-// statement (Kind, Round, Memo, Metadata, EventSeq and the postings'
-// AccountID and Amount are written). The balances move as the postings
-// land; postings that do not sum to zero fail the statement with
-// ErrUnbalanced.
+// JournalInsert queues writing a journal entry with its postings and the
+// balances they move, in one statement (Kind, Round, Memo, Metadata,
+// EventSeq and the postings' AccountID and Amount are written). Postings
+// that do not sum to zero fail it with ErrUnbalanced; an account of another
+// table, with ErrNotFound.
 func (b *Batch) JournalInsert(tableID int64, e JournalEntry) {
 	p := dbsqlc.JournalInsertParams{TableID: tableID, Kind: e.Kind, Memo: e.Memo, Metadata: e.Metadata,
-		EventSeq: &e.EventSeq}
+		EventSeq: e.EventSeq}
 	if p.Metadata == nil {
 		p.Metadata = []byte(`{}`)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/tally-dice/tally/db/internal/dbsqlc"
 )
 
 // channel is the PostgreSQL NOTIFY channel that announces changes to
@@ -22,17 +21,6 @@ const channel = "tally_events"
 type Notice struct {
 	Seq  int64
 	Kind string
-}
-
-// Notify queues announcing a table's change. PostgreSQL delivers the
-// notification only if and when the transaction commits, so listeners never
-// hear of a change that was rolled back. A write announces once, with its
-// last event.
-func (b *Batch) Notify(tableID int64, n Notice) {
-	msg := strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(n.Seq, 10) + ":" + n.Kind
-	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.EventNotify(b.ctx, q, dbsqlc.EventNotifyParams{Channel: channel, Message: msg})
-	})
 }
 
 // parseNotice reads a notification sent by Notify.

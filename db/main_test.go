@@ -195,7 +195,7 @@ func TestTablesAndPlayers(t *testing.T) {
 	}
 }
 
-func TestRoundsAndActions(t *testing.T) {
+func TestRoundsActionsAndTheTableState(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.Pool(t)
@@ -204,41 +204,67 @@ func TestRoundsAndActions(t *testing.T) {
 	q := newPlayer(t, pool, tbl.ID, "Bob", 2)
 	setup := game.RoundSetup{Players: []game.PlayerID{q.ID, p.ID}, CarriedPot: 3, Ante: true}
 	state := game.GameState{Seats: []game.PlayerID{p.ID, q.ID}, First: 1, Pot: 3, Ante: true, Totals: []int64{0, 0}}
+	head := chain.Start()
+	var events []chain.Event
+	for i := range 4 {
+		e, err := head.Append(tbl.ID, "test", map[string]int{"i": i}, tbl.CreatedAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, e)
+	}
 	b := db.NewBatch(ctx)
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: setup, Game: state})
-	b.ActionInsert(tbl.ID, 1, []db.Action{
-		{Seq: 1, EventSeq: 4, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}},
-		{Seq: 2, EventSeq: 5, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}}},
-		{Seq: 3, EventSeq: 6, Action: game.Action{Player: q.ID, Kind: game.ActionStand}},
-	})
-	b.TurnInsert(tbl.ID, db.Turn{Round: 1, Seq: 1, Player: q.ID, Qualified: true, Score: 7, Cargo: []int{6, 1}, Stood: true})
+	b.TableAppend(tbl.ID, db.Append{Round: 1, Events: events, Head: head, Rounds: 1,
+		Actions: []db.Action{
+			{Seq: 1, EventSeq: 2, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}},
+			{Seq: 2, EventSeq: 3, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}}},
+			{Seq: 3, EventSeq: 4, Action: game.Action{Player: q.ID, Kind: game.ActionStand}},
+		},
+		Turns: []db.Turn{{Round: 1, Seq: 1, Player: q.ID, Qualified: true, Score: 7, Cargo: []int{6, 1}, Stood: true}},
+		Key:   db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r"), Status: 201, Body: []byte(`{}`)}})
 	must(t, pool, b)
-	var latest, got db.Round
-	var actions, all []db.Action
+	var row db.Table
+	var l db.Loaded
+	var got db.Round
+	var all []db.Action
 	var turns []db.Turn
-	b.RoundLatest(tbl.ID, &latest)
+	b.TableGet(tbl.ID, &row)
+	b.TableLoad(tbl.ID, q.TokenHash, db.KeyRef{TableID: tbl.ID, Scope: "s", Key: "k"}, &l)
 	b.RoundGet(tbl.ID, 1, &got)
-	b.ActionListLatest(tbl.ID, &actions)
 	b.ActionListByTable(tbl.ID, &all)
 	b.TurnListByTable(tbl.ID, &turns)
 	must(t, pool, b)
+	if row.Head.Seq != 4 || string(row.Head.Hash) != string(head.Hash) || row.Rounds != 1 {
+		t.Fatalf("the table's head %+v, rounds %d", row.Head, row.Rounds)
+	}
+	latest := l.Latest
 	if latest.Number != 1 || latest.Status != db.RoundOpen || fmt.Sprint(latest.Setup) != fmt.Sprint(setup) ||
 		fmt.Sprint(latest.Game) != fmt.Sprint(state) || fmt.Sprint(got) != fmt.Sprint(latest) {
 		t.Fatalf("round 1 read back as %+v and %+v", latest, got)
 	}
-	if len(actions) != 3 || len(all) != 3 || all[2].Round != 1 || actions[1].EventSeq != 5 ||
+	actions := l.Actions
+	if len(actions) != 3 || len(all) != 3 || all[2].Round != 1 || actions[1].EventSeq != 3 || actions[1].Round != 1 ||
 		fmt.Sprint(*actions[1].Action.Roll) != fmt.Sprint(game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}) ||
 		actions[2].Action.Roll != nil || actions[2].Action.Kind != game.ActionStand {
-		t.Fatalf("actions read back as %+v", actions)
+		t.Fatalf("actions read back as %+v and %+v", actions, all)
 	}
 	if len(turns) != 1 || turns[0].Round != 1 || turns[0].Score != 7 || fmt.Sprint(turns[0].Cargo) != "[6 1]" {
 		t.Fatalf("turns read back as %+v", turns)
 	}
-	b.RoundSettle(tbl.ID, 1)
+	if len(l.Players) != 2 || l.Players[1].Name != "Bob" || len(l.Accounts) != 4 || l.Caller.ID != q.ID ||
+		l.Key.Status != 201 || string(l.Key.Body) != `{}` || string(l.Key.RequestHash) != string(hash32("r")) {
+		t.Fatalf("the table's state: %+v", l)
+	}
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Head: head, Rounds: 1})
 	must(t, pool, b)
-	b.RoundSettle(tbl.ID, 1)
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Head: head, Rounds: 1})
 	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
 		t.Fatalf("settling twice: err = %v, want ErrNotFound", err)
+	}
+	b.TableAppend(tbl.ID, db.Append{Head: head, Rounds: 1, Key: db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r")}})
+	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
+		t.Fatalf("a key stored twice: err = %v, want ErrConflict", err)
 	}
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: setup, Game: state})
 	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {

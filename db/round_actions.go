@@ -18,40 +18,6 @@ type Action struct {
 	CreatedAt time.Time
 }
 
-// ActionInsert queues storing a round's new actions in one statement.
-func (b *Batch) ActionInsert(tableID int64, round int, actions []Action) {
-	p := dbsqlc.ActionInsertParams{TableID: tableID, Round: int32(round)}
-	for _, a := range actions {
-		p.Seqs = append(p.Seqs, int32(a.Seq))
-		p.PlayerIds = append(p.PlayerIds, int64(a.Action.Player))
-		p.Kinds = append(p.Kinds, string(a.Action.Kind))
-		var roll game.Roll
-		if a.Action.Roll != nil {
-			roll = *a.Action.Roll
-		}
-		p.Dice = append(p.Dice, arrayLiteral(roll.Dice))
-		p.Rethrows = append(p.Rethrows, arrayLiteral(roll.Rethrow))
-		p.Paths = append(p.Paths, roll.Path)
-		p.EventSeqs = append(p.EventSeqs, a.EventSeq)
-	}
-	b.exec(func(q dbsqlc.DBTX) error { return queries.ActionInsert(b.ctx, q, p) })
-}
-
-// ActionListLatest queues reading the actions of a table's latest round.
-func (b *Batch) ActionListLatest(tableID int64, out *[]Action) {
-	b.queue(func(q dbsqlc.DBTX) error {
-		rows, err := queries.ActionListLatest(b.ctx, q, tableID)
-		if err != nil {
-			return err
-		}
-		*out = make([]Action, len(rows))
-		for i, r := range rows {
-			(*out)[i] = toAction(0, r)
-		}
-		return nil
-	})
-}
-
 // ActionListByRound queues reading one round's actions.
 func (b *Batch) ActionListByRound(tableID int64, number int, out *[]Action) {
 	b.queue(func(q dbsqlc.DBTX) error {

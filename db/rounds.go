@@ -49,13 +49,6 @@ func (b *Batch) RoundInsert(tableID int64, r Round) {
 	})
 }
 
-// RoundLatest queues reading a table's latest round; none leaves out zero.
-func (b *Batch) RoundLatest(tableID int64, out *Round) {
-	b.queue(func(q dbsqlc.DBTX) error {
-		return optional(out, func() (dbsqlc.Round, error) { return queries.RoundLatest(b.ctx, q, tableID) }, toRound)
-	})
-}
-
 // RoundGet queues reading a table's round by number; none leaves out zero.
 func (b *Batch) RoundGet(tableID int64, number int, out *Round) {
 	b.queue(func(q dbsqlc.DBTX) error {
@@ -79,13 +72,6 @@ func (b *Batch) RoundList(tableID int64, out *[]Round) {
 			}
 		}
 		return nil
-	})
-}
-
-// RoundSettle queues marking an open round settled.
-func (b *Batch) RoundSettle(tableID int64, number int) {
-	b.exec(func(q dbsqlc.DBTX) error {
-		return one(queries.RoundSettle(b.ctx, q, dbsqlc.RoundSettleParams{TableID: tableID, Number: int32(number)}))
 	})
 }
 

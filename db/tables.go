@@ -110,15 +110,6 @@ func (b *Batch) TableIDByJoinCode(code string, out *int64) {
 	})
 }
 
-// TableAdvance queues storing what a write moved on: the head of the audit
-// chain and the number of the latest round.
-func (b *Batch) TableAdvance(id int64, head chain.Head, rounds int) {
-	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableAdvance(b.ctx, q, dbsqlc.TableAdvanceParams{ID: id, EventSeq: head.Seq,
-			EventHash: head.Hash, Rounds: int32(rounds)})
-	})
-}
-
 // TableClose queues marking an open table closed.
 func (b *Batch) TableClose(id int64) {
 	b.exec(func(q dbsqlc.DBTX) error {

@@ -24,15 +24,6 @@ func TurnOf(round, seq int, player game.PlayerID, o game.Outcome) Turn {
 		Cargo: o.Cargo, Automatic: o.Automatic, Stood: o.Stood}
 }
 
-// TurnInsert queues recording a finished turn.
-func (b *Batch) TurnInsert(tableID int64, t Turn) {
-	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TurnInsert(b.ctx, q, dbsqlc.TurnInsertParams{TableID: tableID, Round: int32(t.Round),
-			Seq: int32(t.Seq), PlayerID: int64(t.Player), Qualified: t.Qualified, Score: int32(t.Score),
-			Cargo: dice(t.Cargo), Automatic: t.Automatic, Stood: t.Stood})
-	})
-}
-
 // TurnListByTable queues reading every recorded turn of a table, by round
 // and play order.
 func (b *Batch) TurnListByTable(tableID int64, out *[]Turn) {

@@ -45,16 +45,14 @@ type EventPage struct {
 // dice under the cup.
 func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int) (EventPage, error) {
 	var events []chain.Event
-	var l *loading
-	t, who, err := s.read(ctx, a, func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, func(b *db.Batch) {
 		// One more than a page says whether there is a next page.
 		b.EventPage(a.TableID, after, limit+1, &events)
-		l = queueState(b, a.TableID, false)
 	})
 	if err != nil {
 		return EventPage{}, err
 	}
-	st, err := l.state(t)
+	st, err := r.state()
 	if err != nil {
 		return EventPage{}, err
 	}
@@ -145,18 +143,14 @@ type RoundAudit struct {
 // against the replay, and checks that the books balance.
 func (s *Service) Audit(ctx context.Context, a Auth) (AuditReport, error) {
 	var (
-		events   []chain.Event
-		players  []db.Player
-		accounts []db.Account
-		rounds   []db.Round
-		actions  []db.Action
-		turns    []db.Turn
-		journal  []db.JournalEntry
+		events  []chain.Event
+		rounds  []db.Round
+		actions []db.Action
+		turns   []db.Turn
+		journal []db.JournalEntry
 	)
-	t, _, err := s.read(ctx, a, func(b *db.Batch) {
+	now, _, err := s.read(ctx, a, func(b *db.Batch) {
 		b.EventList(a.TableID, &events)
-		b.PlayerList(a.TableID, &players)
-		b.AccountList(a.TableID, &accounts)
 		b.RoundList(a.TableID, &rounds)
 		b.ActionListByTable(a.TableID, &actions)
 		b.TurnListByTable(a.TableID, &turns)
@@ -165,6 +159,7 @@ func (s *Service) Audit(ctx context.Context, a Auth) (AuditReport, error) {
 	if err != nil {
 		return AuditReport{}, err
 	}
+	t, players, accounts := now.row, now.Players, now.Accounts
 	chainReport := chain.Verify(events)
 	rep := AuditReport{Events: chainReport.Events, ChainOK: chainReport.OK, Rounds: []RoundAudit{}}
 	switch {

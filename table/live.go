@@ -15,16 +15,19 @@ type Notice = db.Notice
 // called. ready is closed once changes are being listened for: anything
 // committed after that is noticed. seq is where the table's log ends now.
 func (s *Service) Watch(ctx context.Context, a Auth) (notices <-chan Notice, ready <-chan struct{}, stop func(), seq int64, err error) {
-	t, _, err := s.read(ctx, a, nil)
+	r, _, err := s.read(ctx, a, nil)
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
 	notices, ready, stop = s.listener.Subscribe(a.TableID)
-	return notices, ready, stop, t.Head.Seq, nil
+	return notices, ready, stop, r.row.Head.Seq, nil
 }
 
 // LastSeq is where a table's log ends now, for a watcher's periodic sync.
 func (s *Service) LastSeq(ctx context.Context, a Auth) (int64, error) {
-	t, _, err := s.read(ctx, a, nil)
-	return t.Head.Seq, err
+	r, _, err := s.read(ctx, a, nil)
+	if err != nil {
+		return 0, err
+	}
+	return r.row.Head.Seq, nil
 }

@@ -63,14 +63,15 @@ func agree(t *testing.T, f *fixture, tableID int64) {
 	defer conn.Release()
 	b := db.NewBatch(ctx)
 	var row db.Table
+	var l db.Loaded
 	var rounds []db.Round
 	var actions []db.Action
 	b.TableGet(tableID, &row)
-	l := queueState(b, tableID, true)
+	b.TableLoad(tableID, nil, db.KeyRef{}, &l)
 	b.RoundList(tableID, &rounds)
 	b.ActionListByTable(tableID, &actions)
 	noErr(t, b.Send(conn))
-	fast, err := l.state(row)
+	fast, err := stateOf(row, l)
 	noErr(t, err)
 	full := &tableState{row: row}
 	noErr(t, full.replayAll(rounds, actions))

@@ -16,32 +16,23 @@ func (s *Service) Balances(ctx context.Context, a Auth) (BalancesView, error) {
 	return balancesView(sheet), err
 }
 
-// sheet reads the players and accounts of the caller's table.
+// sheet reads the balance sheet of the caller's table.
 func (s *Service) sheet(ctx context.Context, a Auth) (ledger.BalanceSheet, error) {
-	var players []db.Player
-	var accounts []db.Account
-	t, _, err := s.read(ctx, a, func(b *db.Batch) {
-		b.PlayerList(a.TableID, &players)
-		b.AccountList(a.TableID, &accounts)
-	})
+	r, _, err := s.read(ctx, a, nil)
 	if err != nil {
 		return ledger.BalanceSheet{}, err
 	}
-	return ledger.Sheet(t.Currency, accounts, players), nil
+	return ledger.Sheet(r.row.Currency, r.Accounts, r.Players), nil
 }
 
 // Statement reads the table's journal, every transaction with its postings.
 func (s *Service) Statement(ctx context.Context, a Auth) ([]ledger.Transaction, error) {
-	var players []db.Player
 	var journal []db.JournalEntry
-	_, _, err := s.read(ctx, a, func(b *db.Batch) {
-		b.PlayerList(a.TableID, &players)
-		b.JournalList(a.TableID, &journal)
-	})
+	r, _, err := s.read(ctx, a, func(b *db.Batch) { b.JournalList(a.TableID, &journal) })
 	if err != nil {
 		return nil, err
 	}
-	return ledger.Statement(a.TableID, journal, players)
+	return ledger.Statement(a.TableID, journal, r.Players)
 }
 
 // StatementCSV is the table's journal as a spreadsheet (ledger.WriteCSV).

@@ -211,7 +211,8 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 		}
 		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq}
 	}
-	w.out.ActionInsert(st.row.ID, number, stored)
+	w.history.Round = number
+	w.history.Actions = append(w.history.Actions, stored...)
 	pr.actions = append(pr.actions, stored...)
 	res, over := pr.round.Result()
 	if !over {
@@ -268,7 +269,7 @@ func (w *writer) recordTurns(pr *playedRound, before game.RoundState) {
 		if ps.Status != game.StatusDone || before.Players[i].Status == game.StatusDone {
 			continue
 		}
-		w.out.TurnInsert(w.st.row.ID, db.TurnOf(pr.row.Number, i+1, ps.Player, ps.Outcome))
+		w.history.Turns = append(w.history.Turns, db.TurnOf(pr.row.Number, i+1, ps.Player, ps.Outcome))
 	}
 }
 
@@ -292,7 +293,7 @@ func (w *writer) settle(pr *playedRound, res game.Result) (*game.GameResult, err
 	if err := w.post(ledger.RoundSettlement(pr.row.Number, money, memo(res, end))); err != nil {
 		return nil, err
 	}
-	w.out.RoundSettle(st.row.ID, pr.row.Number)
+	w.history.Settles = pr.row.Number
 	pr.row.Status = db.RoundSettled
 	if _, err := w.emit("round.settled", roundSettled{Round: pr.row.Number, Result: res, Game: end}); err != nil {
 		return nil, err
@@ -340,7 +341,7 @@ func memo(res game.Result, gr *game.GameResult) string {
 func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, error) {
 	var row db.Round
 	var actions []db.Action
-	t, who, err := s.read(ctx, a, func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, func(b *db.Batch) {
 		b.RoundGet(a.TableID, number, &row)
 		b.ActionListByRound(a.TableID, number, &actions)
 	})
@@ -350,7 +351,7 @@ func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, err
 	if row.Number == 0 {
 		return RoundView{}, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, a.TableID, number)
 	}
-	st := &tableState{row: t}
+	st := &tableState{row: r.row}
 	if err := st.resume(row, actions); err != nil {
 		return RoundView{}, err
 	}
@@ -361,14 +362,13 @@ func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, err
 func (s *Service) Rounds(ctx context.Context, a Auth) ([]RoundView, error) {
 	var rounds []db.Round
 	var actions []db.Action
-	t, who, err := s.read(ctx, a, func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, func(b *db.Batch) {
 		b.RoundList(a.TableID, &rounds)
 		b.ActionListByTable(a.TableID, &actions)
 	})
 	if err != nil {
 		return nil, err
 	}
-	st := &tableState{row: t}
 	out := make([]RoundView, 0, len(rounds))
 	byRound := map[int][]db.Action{}
 	for _, a := range actions {
@@ -377,7 +377,7 @@ func (s *Service) Rounds(ctx context.Context, a Auth) ([]RoundView, error) {
 	for _, row := range rounds {
 		// Each round resumes from its own stored state: the history shows
 		// what was played; the audit is what checks the rounds chain up.
-		one := &tableState{row: t}
+		one := &tableState{row: r.row}
 		if err := one.resume(row, byRound[row.Number]); err != nil {
 			return nil, err
 		}
@@ -387,7 +387,6 @@ func (s *Service) Rounds(ctx context.Context, a Auth) ([]RoundView, error) {
 		}
 		out = append(out, v)
 	}
-	_ = st
 	return out, nil
 }
 

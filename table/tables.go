@@ -168,12 +168,11 @@ func newJoinCode() string {
 
 // Table reads a table as the caller may see it.
 func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
-	var l *loading
-	row, who, err := s.read(ctx, a, func(b *db.Batch) { l = queueState(b, a.TableID, true) })
+	r, who, err := s.read(ctx, a, nil)
 	if err != nil {
 		return TableView{}, err
 	}
-	st, err := l.state(row)
+	st, err := r.state()
 	if err != nil {
 		return TableView{}, err
 	}

@@ -54,6 +54,9 @@ type writer struct {
 	ledger *ledger.Books
 	rounds int          // the table's round count after the write
 	seated []*db.Player // players queued by seat, filled in by flush
+	// history is what the write adds to the table's rounds: their actions
+	// and finished turns, and the round it settles.
+	history db.Append
 }
 
 // target is the table a write is about and how its caller is known: by
@@ -87,31 +90,24 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	b := db.NewBatch(ctx)
 	b.Begin()
 	var row db.Table
-	var caller db.Player
-	var stored db.IdempotencyKey
+	var l db.Loaded
 	b.TableLock(t.tableID, &row)
-	if !t.open && isPlayerToken(t.token) {
-		b.PlayerByToken(t.tableID, hashToken(t.token), &caller)
-	}
-	if k.Key != "" {
-		b.IdempotencyKeyGet(t.tableID, k.Scope, k.Key, &stored)
-	}
-	l := queueState(b, t.tableID, true)
+	b.TableLoad(t.tableID, callerHash(t.token), db.KeyRef{TableID: t.tableID, Scope: k.Scope, Key: k.Key}, &l)
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
 	who := Principal{TableID: t.tableID}
 	if !t.open {
-		if who, err = authenticate(Auth{TableID: t.tableID, Token: t.token}, row, caller); err != nil {
+		if who, err = authenticate(Auth{TableID: t.tableID, Token: t.token}, row, l.Caller); err != nil {
 			return Reply{}, err
 		}
 	} else if row.ID == 0 {
 		return Reply{}, fmt.Errorf("%w: no open table has that join code", ErrNotFound)
 	}
-	if stored.RequestHash != nil {
-		return replay(stored, k)
+	if l.Key.RequestHash != nil && k.Key != "" {
+		return replay(l.Key, k)
 	}
-	st, err := l.state(row)
+	st, err := stateOf(row, l)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -122,6 +118,15 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		return Reply{}, err
 	}
 	return w.commit(k, v)
+}
+
+// callerHash is the hash to look a player token up by; other tokens are
+// not looked up among the players.
+func callerHash(token string) []byte {
+	if isPlayerToken(token) {
+		return hashToken(token)
+	}
+	return nil
 }
 
 // replay answers with a key's stored response, or refuses a key used
@@ -146,25 +151,23 @@ func release(conn *pgxpool.Conn, err *error) {
 	conn.Release()
 }
 
-// commit sends the queued writes with everything every write ends with:
-// the audit events, the table's new chain head and round count, one
-// notification of the change, the key's answer, and COMMIT.
+// commit sends the queued writes with what every write ends with, in one
+// statement (db.Batch.TableAppend): the rounds' new actions and turns, the
+// audit events, the table's new chain head and round count, the key's
+// answer, one notification of the change; and COMMIT.
 func (w *writer) commit(k Key, v any) (Reply, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return Reply{}, err
 	}
 	id := w.st.row.ID
-	if len(w.events) > 0 {
-		w.out.EventInsert(id, w.events)
-		w.out.TableAdvance(id, w.head, w.rounds)
-		last := w.events[len(w.events)-1]
-		w.out.Notify(id, db.Notice{Seq: last.Seq, Kind: last.Kind})
-	}
+	h := w.history
+	h.Events, h.Head, h.Rounds = w.events, w.head, w.rounds
 	if k.Key != "" {
-		w.out.IdempotencyKeyInsert(db.IdempotencyKey{TableID: keyTable(id, k), Scope: k.Scope, Key: k.Key,
-			RequestHash: k.Hash, Status: k.Status, Body: body, ContentType: "application/json"})
+		h.Key = db.IdempotencyKey{TableID: keyTable(id, k), Scope: k.Scope, Key: k.Key, RequestHash: k.Hash,
+			Status: k.Status, Body: body, ContentType: "application/json"}
 	}
+	w.out.TableAppend(id, h)
 	w.out.Commit()
 	if err := w.out.Send(w.conn); err != nil {
 		return Reply{}, err
@@ -238,65 +241,48 @@ func (w *writer) openTable() error {
 	return nil
 }
 
-// loading is a table's state queued in a batch: filled in when it is sent.
-type loading struct {
-	players  []db.Player
-	accounts []db.Account
-	latest   db.Round
-	actions  []db.Action
+// stateOf rebuilds a table from its row and what TableLoad read.
+func stateOf(row db.Table, l db.Loaded) (*tableState, error) {
+	st := &tableState{row: row, players: l.Players, accounts: l.Accounts}
+	return st, st.resume(l.Latest, l.Actions)
 }
 
-// queueState queues reading what a request needs of a table: its players,
-// accounts, latest round and that round's actions.
-func queueState(b *db.Batch, tableID int64, withAccounts bool) *loading {
-	l := &loading{}
-	b.PlayerList(tableID, &l.players)
-	if withAccounts {
-		b.AccountList(tableID, &l.accounts)
-	}
-	b.RoundLatest(tableID, &l.latest)
-	b.ActionListLatest(tableID, &l.actions)
-	return l
+// reading is what a read found: the table row and what TableLoad read.
+type reading struct {
+	row db.Table
+	db.Loaded
 }
 
-// state rebuilds the table once the batch is answered.
-func (l *loading) state(row db.Table) (*tableState, error) {
-	st := &tableState{row: row, players: l.players, accounts: l.accounts}
-	for i := range l.actions {
-		l.actions[i].Round = l.latest.Number
-	}
-	return st, st.resume(l.latest, l.actions)
-}
+// state rebuilds the table's game and latest round; a history that no
+// longer replays is ErrHistoryBroken.
+func (r reading) state() (*tableState, error) { return stateOf(r.row, r.Loaded) }
 
-// read runs one read: the table row and the caller's player row queued
-// with whatever queue adds, in one round trip in a read-only snapshot. The
-// caller is authenticated before anything read is used.
-func (s *Service) read(ctx context.Context, a Auth, queue func(b *db.Batch)) (db.Table, Principal, error) {
+// read runs one read in a read-only snapshot, in one round trip: the table
+// row and what TableLoad reads (which finds the caller too), with whatever
+// queue adds. The caller is authenticated before anything read is used.
+func (s *Service) read(ctx context.Context, a Auth, queue func(b *db.Batch)) (reading, Principal, error) {
 	if err := checkAuth(a); err != nil {
-		return db.Table{}, Principal{}, err
+		return reading{}, Principal{}, err
 	}
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return db.Table{}, Principal{}, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
+		return reading{}, Principal{}, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
 	}
 	defer release(conn, &err)
 	b := db.NewBatch(ctx)
 	b.BeginRead()
-	var row db.Table
-	var caller db.Player
-	b.TableGet(a.TableID, &row)
-	if isPlayerToken(a.Token) {
-		b.PlayerByToken(a.TableID, hashToken(a.Token), &caller)
-	}
+	var r reading
+	b.TableGet(a.TableID, &r.row)
+	b.TableLoad(a.TableID, callerHash(a.Token), db.KeyRef{}, &r.Loaded)
 	if queue != nil {
 		queue(b)
 	}
 	b.Commit()
 	if err = b.Send(conn); err != nil {
-		return db.Table{}, Principal{}, serviceError(err)
+		return reading{}, Principal{}, serviceError(err)
 	}
-	who, err := authenticate(a, row, caller)
-	return row, who, err
+	who, err := authenticate(a, r.row, r.Caller)
+	return r, who, err
 }
 
 // retryable reports whether PostgreSQL aborted the transaction only because

@@ -18,6 +18,7 @@ type config struct {
 	DataDir     string
 	DatabaseURL string
 	MaxConns    int
+	DebugAddr   string
 	LogLevel    slog.Level
 	LogFormat   string
 	Shutdown    time.Duration
@@ -51,6 +52,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
 	fs.IntVar(&c.MaxConns, "db-max-conns", envInt("TALLY_DB_MAX_CONNS", 0), "database connections at most; 0 takes pool_max_conns from the database URL, or 4 per CPU (at least 8) [TALLY_DB_MAX_CONNS]")
+	fs.StringVar(&c.DebugAddr, "debug-addr", env("TALLY_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on this address; off when empty [TALLY_DEBUG_ADDR]")
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
 	fs.DurationVar(&c.Shutdown, "shutdown-timeout", envDuration("TALLY_SHUTDOWN_TIMEOUT", 15*time.Second), "how long to drain requests on SIGTERM [TALLY_SHUTDOWN_TIMEOUT]")

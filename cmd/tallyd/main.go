@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -96,6 +97,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
+	if cfg.DebugAddr != "" {
+		go serveDebug(cfg.DebugAddr, log)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed)
@@ -109,6 +113,20 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.Shutdown)
 	defer cancel()
 	return srv.Shutdown(shutdownCtx)
+}
+
+// serveDebug serves Go's profiler on its own address, for measuring a
+// running server (see BENCHMARKS.md); it is never on the public port.
+func serveDebug(addr string, log *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("profiler listening", "addr", addr)
+	if err := srv.ListenAndServe(); err != nil {
+		log.Error("profiler stopped", "err", err)
+	}
 }
 
 // migrate runs `tallyd migrate up|down|version`.

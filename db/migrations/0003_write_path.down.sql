@@ -2,10 +2,29 @@
 -- and rounds, actions and turns as JSON. A settled round's stored result
 -- cannot be rebuilt in SQL (the engine decides it), so it comes back empty.
 
-DROP TRIGGER journal_transactions_balanced ON journal_transactions;
-DROP FUNCTION tally_check_journal_row();
-DROP TRIGGER postings_post ON postings;
-DROP FUNCTION tally_post();
+ALTER TABLE tables RESET (fillfactor);
+ALTER TABLE accounts RESET (fillfactor);
+DROP TRIGGER journal_transactions_guard ON journal_transactions;
+DROP FUNCTION tally_guard_journal();
+DROP TRIGGER postings_guard ON postings;
+DROP FUNCTION tally_guard_postings();
+DROP TRIGGER accounts_guard_balance ON accounts;
+DROP FUNCTION tally_guard_balance();
+DROP FUNCTION tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[]);
+
+-- A balance changed by anything but the postings trigger (trigger depth 1
+-- means a statement typed by someone) is refused.
+CREATE FUNCTION tally_guard_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.balance IS DISTINCT FROM OLD.balance AND pg_trigger_depth() < 2 THEN
+        RAISE EXCEPTION 'accounts.balance moves only with postings (account %)', OLD.id
+            USING ERRCODE = 'TL001';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER accounts_guard_balance BEFORE UPDATE OF balance ON accounts
+    FOR EACH ROW EXECUTE FUNCTION tally_guard_balance();
 
 CREATE FUNCTION tally_check_transaction(txn bigint, txn_kind text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -59,8 +78,7 @@ ALTER TABLE journal_transactions DROP COLUMN event_seq;
 ALTER TABLE turns ADD COLUMN outcome jsonb;
 UPDATE turns SET outcome = jsonb_build_object('qualified', qualified, 'score', score, 'cargo', to_jsonb(cargo),
     'automatic', automatic, 'stood', stood, 'over', true, 'rolls', '[]'::jsonb);
-ALTER TABLE turns DROP CONSTRAINT turns_pkey, DROP CONSTRAINT turns_table_id_round_id_fkey,
-    DROP CONSTRAINT turns_table_id_player_id_fkey;
+ALTER TABLE turns DROP CONSTRAINT turns_pkey;
 ALTER TABLE turns DROP COLUMN table_id, DROP COLUMN qualified, DROP COLUMN score, DROP COLUMN cargo,
     DROP COLUMN automatic, DROP COLUMN stood, ALTER COLUMN outcome SET NOT NULL;
 ALTER TABLE turns ADD PRIMARY KEY (round_id, seq);
@@ -72,8 +90,7 @@ UPDATE round_actions SET payload = CASE WHEN kind = 'roll'
             'rethrow', CASE WHEN rethrow = '{}' THEN NULL ELSE to_jsonb(rethrow) END,
             'path', nullif(path, ''))))
     ELSE jsonb_build_object('player', player_id::text, 'kind', kind) END;
-ALTER TABLE round_actions DROP CONSTRAINT round_actions_pkey, DROP CONSTRAINT round_actions_table_id_round_id_fkey,
-    DROP CONSTRAINT round_actions_table_id_player_id_fkey;
+ALTER TABLE round_actions DROP CONSTRAINT round_actions_pkey;
 ALTER TABLE round_actions DROP COLUMN table_id, DROP COLUMN dice, DROP COLUMN rethrow, DROP COLUMN path,
     DROP COLUMN event_seq, ALTER COLUMN player_id DROP NOT NULL;
 ALTER TABLE round_actions ADD PRIMARY KEY (round_id, seq);
@@ -86,11 +103,8 @@ UPDATE rounds SET setup = jsonb_strip_nulls(jsonb_build_object(
 ALTER TABLE rounds DROP COLUMN players, DROP COLUMN carried_pot, DROP COLUMN ante, DROP COLUMN declared,
     DROP COLUMN declarer, DROP COLUMN playoff, DROP COLUMN roll_off, DROP COLUMN game;
 
-ALTER TABLE postings DROP CONSTRAINT postings_table_id_transaction_id_fkey,
-    DROP CONSTRAINT postings_table_id_account_id_fkey, DROP CONSTRAINT postings_pkey;
-DROP INDEX postings_account_idx;
-ALTER TABLE journal_transactions DROP CONSTRAINT journal_transactions_table_id_round_id_fkey,
-    DROP CONSTRAINT journal_transactions_pkey;
+ALTER TABLE postings DROP CONSTRAINT postings_pkey;
+ALTER TABLE journal_transactions DROP CONSTRAINT journal_transactions_pkey;
 ALTER TABLE accounts DROP CONSTRAINT accounts_table_id_player_id_fkey, DROP CONSTRAINT accounts_pkey;
 ALTER TABLE rounds DROP CONSTRAINT rounds_pkey;
 DROP INDEX players_token_key;
@@ -101,6 +115,7 @@ ALTER TABLE rounds ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id);
 ALTER TABLE accounts ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id),
     ADD FOREIGN KEY (player_id, table_id) REFERENCES players (id, table_id);
 ALTER TABLE journal_transactions ADD PRIMARY KEY (id), ADD UNIQUE (id, table_id),
+    ADD FOREIGN KEY (table_id) REFERENCES tables (id),
     ADD FOREIGN KEY (round_id, table_id) REFERENCES rounds (id, table_id);
 CREATE INDEX journal_transactions_table_idx ON journal_transactions (table_id, id);
 ALTER TABLE postings ADD PRIMARY KEY (id),
@@ -108,8 +123,10 @@ ALTER TABLE postings ADD PRIMARY KEY (id),
     ADD FOREIGN KEY (account_id, table_id) REFERENCES accounts (id, table_id);
 CREATE INDEX postings_transaction_idx ON postings (transaction_id);
 CREATE INDEX postings_account_idx ON postings (account_id);
+CREATE INDEX postings_table_idx ON postings (table_id, transaction_id);
 ALTER TABLE turns ADD FOREIGN KEY (round_id) REFERENCES rounds (id), ADD FOREIGN KEY (player_id) REFERENCES players (id);
 ALTER TABLE round_actions ADD FOREIGN KEY (round_id) REFERENCES rounds (id),
     ADD FOREIGN KEY (player_id) REFERENCES players (id);
 
+ALTER TABLE events ADD FOREIGN KEY (table_id) REFERENCES tables (id);
 ALTER TABLE tables DROP COLUMN event_seq, DROP COLUMN event_hash, DROP COLUMN rounds;

@@ -1,8 +1,16 @@
 -- 0003_write_path: every row of a table's data is keyed by its table id, the
 -- table row carries the head of its audit chain and its round counter, a
 -- round's setup, actions and recorded turns are typed columns instead of
--- JSON, accounts exist from the moment a player is seated, and balances are
--- moved once per statement instead of once per posting.
+-- JSON, accounts exist from the moment a player is seated, and a journal
+-- transaction, its postings and the balances they move are written by one
+-- function, tally_journal_post.
+--
+-- The rows a table's writer appends under the table's lock (audit events,
+-- rounds' actions and finished turns, journal transactions and postings)
+-- have no foreign keys: a key check locks the row it points at, on every
+-- row written. The history is made by the service from the rows it has just
+-- read under the lock and is checked again by the audit, which replays it;
+-- the money is written by one function that checks it as a whole.
 
 -- The table row: the audit chain's head and the number of the latest round,
 -- both kept current by the writer that holds the row's lock.
@@ -39,18 +47,19 @@ ALTER TABLE accounts DROP CONSTRAINT accounts_pkey, DROP CONSTRAINT accounts_id_
 ALTER TABLE accounts ADD PRIMARY KEY (table_id, id);
 ALTER TABLE accounts ADD FOREIGN KEY (table_id, player_id) REFERENCES players (table_id, id);
 
+-- Journal transactions and postings are written only by tally_journal_post
+-- (below), which checks what their foreign keys checked, once per call
+-- instead of once per row.
 ALTER TABLE journal_transactions DROP CONSTRAINT journal_transactions_pkey,
-    DROP CONSTRAINT journal_transactions_id_table_id_key;
+    DROP CONSTRAINT journal_transactions_id_table_id_key, DROP CONSTRAINT journal_transactions_table_id_fkey;
 DROP INDEX journal_transactions_table_idx;
 ALTER TABLE journal_transactions ADD PRIMARY KEY (table_id, id);
-ALTER TABLE journal_transactions ADD FOREIGN KEY (table_id, round_id) REFERENCES rounds (table_id, id);
 
+-- Postings are read by table, in the order they were written (their ids):
+-- the key is all the index they need.
 ALTER TABLE postings DROP CONSTRAINT postings_pkey;
-DROP INDEX postings_transaction_idx, postings_account_idx;
+DROP INDEX postings_transaction_idx, postings_account_idx, postings_table_idx;
 ALTER TABLE postings ADD PRIMARY KEY (table_id, id);
-CREATE INDEX postings_account_idx ON postings (table_id, account_id);
-ALTER TABLE postings ADD FOREIGN KEY (table_id, transaction_id) REFERENCES journal_transactions (table_id, id),
-                     ADD FOREIGN KEY (table_id, account_id) REFERENCES accounts (table_id, id);
 
 -- Every seated player has an account, and every table a pot and a bank:
 -- they are made when the player or the table is, never on first use.
@@ -109,9 +118,7 @@ WHERE r.id = a.round_id AND e.table_id = r.table_id AND e.kind = 'round.action'
   AND (e.payload ->> 'round')::int = r.number AND (e.payload ->> 'seq')::int = a.seq;
 ALTER TABLE round_actions DROP CONSTRAINT round_actions_pkey, DROP COLUMN payload,
     ALTER COLUMN table_id SET NOT NULL, ALTER COLUMN player_id SET NOT NULL;
-ALTER TABLE round_actions ADD PRIMARY KEY (table_id, round_id, seq),
-    ADD FOREIGN KEY (table_id, round_id) REFERENCES rounds (table_id, id),
-    ADD FOREIGN KEY (table_id, player_id) REFERENCES players (table_id, id);
+ALTER TABLE round_actions ADD PRIMARY KEY (table_id, round_id, seq);
 
 -- A finished turn as the engine judged it when it ended, keyed by its
 -- table: the audit checks each against the replay.
@@ -131,9 +138,8 @@ UPDATE turns t SET
     stood     = coalesce((t.outcome ->> 'stood')::boolean, false)
 FROM rounds r WHERE r.id = t.round_id;
 ALTER TABLE turns DROP CONSTRAINT turns_pkey, DROP COLUMN outcome, ALTER COLUMN table_id SET NOT NULL;
-ALTER TABLE turns ADD PRIMARY KEY (table_id, round_id, seq),
-    ADD FOREIGN KEY (table_id, round_id) REFERENCES rounds (table_id, id),
-    ADD FOREIGN KEY (table_id, player_id) REFERENCES players (table_id, id);
+ALTER TABLE turns ADD PRIMARY KEY (table_id, round_id, seq);
+ALTER TABLE events DROP CONSTRAINT events_table_id_fkey;
 
 -- A journal transaction names the audit event that recorded it. The
 -- journal is append-only; only this migration fills in the new column for
@@ -151,62 +157,105 @@ ALTER TABLE idempotency_keys ADD COLUMN table_id bigint NOT NULL DEFAULT 0;
 ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
 ALTER TABLE idempotency_keys ADD PRIMARY KEY (table_id, scope, key);
 
--- Balances move once per statement of postings, and every journal
--- transaction that got postings must still sum to zero when the statement
--- ends; a transaction's postings are therefore written in one statement.
--- The guard on accounts.balance lets the trigger's update through (it runs
--- at trigger depth 2) and refuses anyone else's.
+-- A journal transaction is written with its postings and the balances
+-- they move by tally_journal_post, in one call: it refuses postings that do
+-- not sum to zero, a movement with no postings (but a carry-over marker or
+-- a round settlement that moved nothing) and an account of another table;
+-- it writes the journal row and its postings, and adds each account's net
+-- amount to its balance. Journal rows, postings and balances written any
+-- other way are refused (TL002, TL001): the function says it is writing by
+-- a setting local to the transaction, which the guards check.
 DROP TRIGGER postings_apply ON postings;
 DROP TRIGGER postings_balanced ON postings;
 DROP FUNCTION tally_apply_posting();
 DROP FUNCTION tally_check_posting_row();
-
-CREATE FUNCTION tally_post() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    bad record;
-BEGIN
-    SELECT n.table_id, n.transaction_id, s.total INTO bad
-    FROM (SELECT DISTINCT table_id, transaction_id FROM new_postings) n,
-         LATERAL (SELECT sum(p.amount) AS total FROM postings p
-                  WHERE p.table_id = n.table_id AND p.transaction_id = n.transaction_id) s
-    WHERE s.total <> 0
-    LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'journal transaction % is unbalanced: its postings sum to %', bad.transaction_id, bad.total
-            USING ERRCODE = 'TL002';
-    END IF;
-    UPDATE accounts a SET balance = a.balance + s.amount
-    FROM (SELECT table_id, account_id, sum(amount) AS amount FROM new_postings GROUP BY table_id, account_id) s
-    WHERE a.table_id = s.table_id AND a.id = s.account_id;
-    RETURN NULL;
-END
-$$;
-CREATE TRIGGER postings_post AFTER INSERT ON postings
-    REFERENCING NEW TABLE AS new_postings FOR EACH STATEMENT EXECUTE FUNCTION tally_post();
-
--- The commit-time check of a journal transaction (it has postings, unless
--- it is a carry-over marker or an empty round settlement, and they sum to
--- zero) looks its postings up by table.
+DROP TRIGGER accounts_guard_balance ON accounts;
+DROP FUNCTION tally_guard_balance();
 DROP TRIGGER journal_transactions_balanced ON journal_transactions;
 DROP FUNCTION tally_check_journal_row();
 DROP FUNCTION tally_check_transaction(bigint, text);
-CREATE FUNCTION tally_check_journal_row() RETURNS trigger LANGUAGE plpgsql AS $$
+
+CREATE FUNCTION tally_journal_post(p_table bigint, p_kind text, p_round int, p_memo text, p_metadata jsonb,
+                                   p_event_seq bigint, p_accounts bigint[], p_amounts bigint[])
+RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
-    total numeric;
-    n     bigint;
+    txn     bigint;
+    total   numeric;
+    wanted  int;
+    moved   int;
 BEGIN
-    SELECT coalesce(sum(amount), 0), count(*) INTO total, n
-    FROM postings WHERE table_id = NEW.table_id AND transaction_id = NEW.id;
+    IF cardinality(p_accounts) IS DISTINCT FROM cardinality(p_amounts) THEN
+        RAISE EXCEPTION 'journal transaction of table %: % accounts for % amounts', p_table,
+            cardinality(p_accounts), cardinality(p_amounts) USING ERRCODE = 'TL002';
+    END IF;
+    SELECT coalesce(sum(m), 0) INTO total FROM unnest(p_amounts) AS m;
     IF total <> 0 THEN
-        RAISE EXCEPTION 'journal transaction % is unbalanced: its postings sum to %', NEW.id, total
+        RAISE EXCEPTION 'journal transaction of table % is unbalanced: its postings sum to %', p_table, total
             USING ERRCODE = 'TL002';
     END IF;
-    IF n = 0 AND NEW.kind NOT IN ('carry', 'round_settle') THEN
-        RAISE EXCEPTION 'journal transaction % (%) has no postings', NEW.id, NEW.kind
+    IF cardinality(p_accounts) = 0 AND p_kind NOT IN ('carry', 'round_settle') THEN
+        RAISE EXCEPTION 'journal transaction of table % (%) has no postings', p_table, p_kind
+            USING ERRCODE = 'TL002';
+    END IF;
+    PERFORM set_config('tally.posting', 'on', true);
+    INSERT INTO journal_transactions (table_id, kind, round_id, memo, metadata, event_seq)
+    VALUES (p_table, p_kind, (SELECT r.id FROM rounds r WHERE r.table_id = p_table AND r.number = p_round),
+            p_memo, p_metadata, p_event_seq)
+    RETURNING id INTO txn;
+    INSERT INTO postings (table_id, transaction_id, account_id, amount)
+    SELECT p_table, txn, u.a, u.m FROM unnest(p_accounts, p_amounts) WITH ORDINALITY AS u (a, m, n) ORDER BY u.n;
+    SELECT count(DISTINCT a) INTO wanted FROM unnest(p_accounts) AS a;
+    UPDATE accounts a SET balance = a.balance + d.m
+    FROM (SELECT u.a, sum(u.m) AS m FROM unnest(p_accounts, p_amounts) AS u (a, m) GROUP BY u.a) d
+    WHERE a.table_id = p_table AND a.id = d.a;
+    GET DIAGNOSTICS moved = ROW_COUNT;
+    IF moved <> wanted THEN
+        RAISE EXCEPTION 'journal transaction of table % posts to an account the table does not have', p_table
+            USING ERRCODE = '23503';
+    END IF;
+    PERFORM set_config('tally.posting', 'off', true);
+    RETURN txn;
+END
+$$;
+
+CREATE FUNCTION tally_guard_journal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('tally.posting', true) IS DISTINCT FROM 'on' THEN
+        RAISE EXCEPTION 'journal transactions are written only with their postings (tally_journal_post), which must balance'
             USING ERRCODE = 'TL002';
     END IF;
     RETURN NULL;
 END
 $$;
-CREATE CONSTRAINT TRIGGER journal_transactions_balanced AFTER INSERT ON journal_transactions
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tally_check_journal_row();
+CREATE TRIGGER journal_transactions_guard BEFORE INSERT ON journal_transactions
+    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_journal();
+
+CREATE FUNCTION tally_guard_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('tally.posting', true) IS DISTINCT FROM 'on' THEN
+        RAISE EXCEPTION 'postings are written only with their journal transaction (tally_journal_post), which must balance'
+            USING ERRCODE = 'TL002';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER postings_guard BEFORE INSERT ON postings
+    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_postings();
+
+CREATE FUNCTION tally_guard_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('tally.posting', true) IS DISTINCT FROM 'on' THEN
+        RAISE EXCEPTION 'accounts.balance moves only with postings (tally_journal_post)'
+            USING ERRCODE = 'TL001';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER accounts_guard_balance BEFORE UPDATE OF balance ON accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_balance();
+
+-- The table row is rewritten by every write (its chain head), and accounts
+-- by every movement of money: room on their pages lets PostgreSQL update
+-- them in place (a HOT update) without touching their indexes.
+ALTER TABLE tables SET (fillfactor = 50);
+ALTER TABLE accounts SET (fillfactor = 50);

@@ -205,3 +205,6 @@ func (s *Server) cleanup() {
 		}
 	}
 }
+
+// PID is the postmaster's process id, for measuring what the server costs.
+func (s *Server) PID() int { return s.proc.cmd.Process.Pid }

@@ -1,15 +1,8 @@
 -- name: JournalInsert :exec
--- JournalInsert writes a journal transaction and its postings in one
--- statement, as the balance trigger requires.
-WITH t AS (
-    INSERT INTO journal_transactions (table_id, kind, round_id, memo, metadata, event_seq)
-    VALUES (@table_id, @kind,
-            (SELECT r.id FROM rounds r WHERE r.table_id = @table_id AND r.number = sqlc.narg('round')),
-            @memo, @metadata, @event_seq)
-    RETURNING id
-)
-INSERT INTO postings (table_id, transaction_id, account_id, amount)
-SELECT @table_id, t.id, unnest(@account_ids::bigint[]), unnest(@amounts::bigint[]) FROM t;
+-- JournalInsert writes a journal transaction with its postings and the
+-- balances they move (the function refuses postings that do not balance).
+SELECT tally_journal_post(@table_id::bigint, @kind::text, sqlc.narg('round')::int, @memo::text, @metadata::jsonb,
+                          @event_seq::bigint, @account_ids::bigint[], @amounts::bigint[]);
 
 -- name: JournalListByTable :many
 SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.created_at, j.event_seq

@@ -10,7 +10,3 @@ SELECT * FROM rounds WHERE table_id = @table_id AND number = @number;
 
 -- name: RoundList :many
 SELECT * FROM rounds WHERE table_id = @table_id ORDER BY number;
-
--- name: RoundSettle :execrows
-UPDATE rounds SET status = 'settled', settled_at = now()
-WHERE table_id = @table_id AND number = @number AND status = 'open';

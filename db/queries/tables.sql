@@ -26,8 +26,43 @@ SELECT * FROM tables WHERE id = @id;
 -- name: TableIDByJoinCode :one
 SELECT id FROM tables WHERE join_code = @join_code;
 
--- name: TableAdvance :exec
-UPDATE tables SET event_seq = @event_seq, event_hash = @event_hash, rounds = @rounds WHERE id = @id;
+-- name: TableAppend :one
+-- TableAppend writes, in one statement, what a write adds to a table's
+-- history: its rounds' new actions and finished turns, its audit events,
+-- the round it settles, the table's new chain head and round count, the
+-- answer to its Idempotency-Key, and one notification of the change. It
+-- returns how many rounds it settled.
+WITH actions AS (
+    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
+    SELECT @table_id, r.id, unnest(@action_seqs::int[]), unnest(@action_players::bigint[]), unnest(@action_kinds::text[]),
+           unnest(@action_dice::text[])::int[], unnest(@action_rethrows::text[])::int[], unnest(@action_paths::text[]),
+           unnest(@action_events::bigint[])
+    FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
+), turns AS (
+    INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
+    SELECT @table_id, r.id, unnest(@turn_seqs::int[]), unnest(@turn_players::bigint[]), unnest(@turn_qualified::boolean[]),
+           unnest(@turn_scores::int[]), unnest(@turn_cargo::text[])::int[], unnest(@turn_automatic::boolean[]),
+           unnest(@turn_stood::boolean[])
+    FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
+), settled AS (
+    UPDATE rounds AS s SET status = 'settled', settled_at = now()
+    WHERE s.table_id = @table_id AND s.number = @settles::int AND s.status = 'open'
+    RETURNING s.id
+), events AS (
+    INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash)
+    SELECT @table_id, unnest(@event_seqs::bigint[]), unnest(@event_kinds::text[]), unnest(@event_payloads::text[])::jsonb,
+           @created_at, unnest(@event_prev_hashes::bytea[]), unnest(@event_hashes::bytea[])
+), head AS (
+    UPDATE tables AS t SET event_seq = @head_seq::bigint, event_hash = @head_hash::bytea, rounds = @rounds::int
+    WHERE t.id = @table_id
+), answer AS (
+    INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
+    SELECT @key_table::bigint, @scope::text, @key::text, @request_hash::bytea, @response_status::int,
+           @response_body::bytea, @response_content_type::text
+    WHERE @key::text <> ''
+)
+SELECT (SELECT count(*) FROM settled)::int AS settled
+FROM (SELECT pg_notify(@channel::text, @message::text)) AS notice;
 
 -- name: TableClose :execrows
 UPDATE tables SET status = 'closed', closed_at = now() WHERE id = @id AND status = 'open';

@@ -7,38 +7,7 @@ package dbsqlc
 
 import (
 	"context"
-	"time"
 )
-
-const eventInsert = `-- name: EventInsert :exec
-INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash)
-SELECT $1, unnest($2::bigint[]), unnest($3::text[]), unnest($4::text[])::jsonb, $5,
-       unnest($6::bytea[]), unnest($7::bytea[])
-`
-
-type EventInsertParams struct {
-	TableID    int64
-	Seqs       []int64
-	Kinds      []string
-	Payloads   []string
-	CreatedAt  time.Time
-	PrevHashes [][]byte
-	Hashes     [][]byte
-}
-
-// EventInsert appends a request's events in one statement.
-func (q *Queries) EventInsert(ctx context.Context, db DBTX, arg EventInsertParams) error {
-	_, err := db.Exec(ctx, eventInsert,
-		arg.TableID,
-		arg.Seqs,
-		arg.Kinds,
-		arg.Payloads,
-		arg.CreatedAt,
-		arg.PrevHashes,
-		arg.Hashes,
-	)
-	return err
-}
 
 const eventList = `-- name: EventList :many
 SELECT table_id, seq, kind, payload, created_at, prev_hash, hash FROM events WHERE table_id = $1 ORDER BY seq
@@ -70,22 +39,6 @@ func (q *Queries) EventList(ctx context.Context, db DBTX, tableID int64) ([]Even
 		return nil, err
 	}
 	return items, nil
-}
-
-const eventNotify = `-- name: EventNotify :exec
-SELECT pg_notify($1::text, $2::text)
-`
-
-type EventNotifyParams struct {
-	Channel string
-	Message string
-}
-
-// EventNotify announces a table's change; PostgreSQL delivers it only when
-// the transaction commits.
-func (q *Queries) EventNotify(ctx context.Context, db DBTX, arg EventNotifyParams) error {
-	_, err := db.Exec(ctx, eventNotify, arg.Channel, arg.Message)
-	return err
 }
 
 const eventPage = `-- name: EventPage :many

@@ -35,31 +35,3 @@ func (q *Queries) IdempotencyKeyGet(ctx context.Context, db DBTX, arg Idempotenc
 	)
 	return i, err
 }
-
-const idempotencyKeyInsert = `-- name: IdempotencyKeyInsert :exec
-INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-`
-
-type IdempotencyKeyInsertParams struct {
-	TableID             int64
-	Scope               string
-	Key                 string
-	RequestHash         []byte
-	ResponseStatus      int32
-	ResponseBody        []byte
-	ResponseContentType string
-}
-
-func (q *Queries) IdempotencyKeyInsert(ctx context.Context, db DBTX, arg IdempotencyKeyInsertParams) error {
-	_, err := db.Exec(ctx, idempotencyKeyInsert,
-		arg.TableID,
-		arg.Scope,
-		arg.Key,
-		arg.RequestHash,
-		arg.ResponseStatus,
-		arg.ResponseBody,
-		arg.ResponseContentType,
-	)
-	return err
-}

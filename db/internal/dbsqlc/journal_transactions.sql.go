@@ -7,44 +7,38 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
 const journalInsert = `-- name: JournalInsert :exec
-WITH t AS (
-    INSERT INTO journal_transactions (table_id, kind, round_id, memo, metadata, event_seq)
-    VALUES ($1, $4,
-            (SELECT r.id FROM rounds r WHERE r.table_id = $1 AND r.number = $5),
-            $6, $7, $8)
-    RETURNING id
-)
-INSERT INTO postings (table_id, transaction_id, account_id, amount)
-SELECT $1, t.id, unnest($2::bigint[]), unnest($3::bigint[]) FROM t
+SELECT tally_journal_post($1::bigint, $2::text, $3::int, $4::text, $5::jsonb,
+                          $6::bigint, $7::bigint[], $8::bigint[])
 `
 
 type JournalInsertParams struct {
 	TableID    int64
-	AccountIds []int64
-	Amounts    []int64
 	Kind       string
 	Round      *int32
 	Memo       string
-	Metadata   []byte
-	EventSeq   *int64
+	Metadata   json.RawMessage
+	EventSeq   int64
+	AccountIds []int64
+	Amounts    []int64
 }
 
-// JournalInsert writes a journal transaction and its postings in one
-// statement, as the balance trigger requires.
+// JournalInsert writes a journal transaction with its postings and the
+// balances they move (the function refuses postings that do not balance).
 func (q *Queries) JournalInsert(ctx context.Context, db DBTX, arg JournalInsertParams) error {
 	_, err := db.Exec(ctx, journalInsert,
 		arg.TableID,
-		arg.AccountIds,
-		arg.Amounts,
 		arg.Kind,
 		arg.Round,
 		arg.Memo,
 		arg.Metadata,
 		arg.EventSeq,
+		arg.AccountIds,
+		arg.Amounts,
 	)
 	return err
 }
@@ -63,7 +57,7 @@ type JournalListByTableRow struct {
 	RoundID   *int64
 	Round     *int32
 	Memo      string
-	Metadata  []byte
+	Metadata  json.RawMessage
 	CreatedAt time.Time
 	EventSeq  *int64
 }

@@ -5,6 +5,7 @@
 package dbsqlc
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -21,7 +22,7 @@ type Event struct {
 	TableID   int64
 	Seq       int64
 	Kind      string
-	Payload   []byte
+	Payload   json.RawMessage
 	CreatedAt time.Time
 	PrevHash  []byte
 	Hash      []byte
@@ -45,7 +46,7 @@ type JournalTransaction struct {
 	Kind      string
 	RoundID   *int64
 	Memo      string
-	Metadata  []byte
+	Metadata  json.RawMessage
 	CreatedAt time.Time
 	EventSeq  *int64
 }
@@ -82,8 +83,8 @@ type Round struct {
 	Declared   int32
 	Declarer   int64
 	Playoff    bool
-	RollOff    []byte
-	Game       []byte
+	RollOff    json.RawMessage
+	Game       json.RawMessage
 }
 
 type RoundAction struct {
@@ -102,7 +103,7 @@ type RoundAction struct {
 type Table struct {
 	ID             int64
 	Name           string
-	Ruleset        []byte
+	Ruleset        json.RawMessage
 	Currency       string
 	JoinCode       string
 	HostTokenHash  []byte

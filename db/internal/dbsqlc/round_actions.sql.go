@@ -10,42 +10,6 @@ import (
 	"time"
 )
 
-const actionInsert = `-- name: ActionInsert :exec
-INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-SELECT $1, r.id, unnest($2::int[]), unnest($3::bigint[]), unnest($4::text[]),
-       unnest($5::text[])::int[], unnest($6::text[])::int[], unnest($7::text[]), unnest($8::bigint[])
-FROM rounds r WHERE r.table_id = $1 AND r.number = $9
-`
-
-type ActionInsertParams struct {
-	TableID   int64
-	Seqs      []int32
-	PlayerIds []int64
-	Kinds     []string
-	Dice      []string
-	Rethrows  []string
-	Paths     []string
-	EventSeqs []int64
-	Round     int32
-}
-
-// ActionInsert stores a request's actions in one statement. Each action's
-// dice and rethrow arrive as array literals ('{6,5,4}'), one per action.
-func (q *Queries) ActionInsert(ctx context.Context, db DBTX, arg ActionInsertParams) error {
-	_, err := db.Exec(ctx, actionInsert,
-		arg.TableID,
-		arg.Seqs,
-		arg.PlayerIds,
-		arg.Kinds,
-		arg.Dice,
-		arg.Rethrows,
-		arg.Paths,
-		arg.EventSeqs,
-		arg.Round,
-	)
-	return err
-}
-
 const actionListByRound = `-- name: ActionListByRound :many
 SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
 WHERE a.table_id = $1

@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 )
 
 const roundGet = `-- name: RoundGet :one
@@ -54,8 +55,8 @@ type RoundInsertParams struct {
 	Declared   int32
 	Declarer   int64
 	Playoff    bool
-	RollOff    []byte
-	Game       []byte
+	RollOff    json.RawMessage
+	Game       json.RawMessage
 }
 
 func (q *Queries) RoundInsert(ctx context.Context, db DBTX, arg RoundInsertParams) error {
@@ -137,22 +138,4 @@ func (q *Queries) RoundList(ctx context.Context, db DBTX, tableID int64) ([]Roun
 		return nil, err
 	}
 	return items, nil
-}
-
-const roundSettle = `-- name: RoundSettle :execrows
-UPDATE rounds SET status = 'settled', settled_at = now()
-WHERE table_id = $1 AND number = $2 AND status = 'open'
-`
-
-type RoundSettleParams struct {
-	TableID int64
-	Number  int32
-}
-
-func (q *Queries) RoundSettle(ctx context.Context, db DBTX, arg RoundSettleParams) (int64, error) {
-	result, err := db.Exec(ctx, roundSettle, arg.TableID, arg.Number)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
 }

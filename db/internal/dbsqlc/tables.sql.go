@@ -7,28 +7,128 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
-const tableAdvance = `-- name: TableAdvance :exec
-UPDATE tables SET event_seq = $1, event_hash = $2, rounds = $3 WHERE id = $4
+const tableAppend = `-- name: TableAppend :one
+WITH actions AS (
+    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
+    SELECT $3, r.id, unnest($4::int[]), unnest($5::bigint[]), unnest($6::text[]),
+           unnest($7::text[])::int[], unnest($8::text[])::int[], unnest($9::text[]),
+           unnest($10::bigint[])
+    FROM rounds r WHERE r.table_id = $3 AND r.number = $11
+), turns AS (
+    INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
+    SELECT $3, r.id, unnest($12::int[]), unnest($13::bigint[]), unnest($14::boolean[]),
+           unnest($15::int[]), unnest($16::text[])::int[], unnest($17::boolean[]),
+           unnest($18::boolean[])
+    FROM rounds r WHERE r.table_id = $3 AND r.number = $11
+), settled AS (
+    UPDATE rounds AS s SET status = 'settled', settled_at = now()
+    WHERE s.table_id = $3 AND s.number = $19::int AND s.status = 'open'
+    RETURNING s.id
+), events AS (
+    INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash)
+    SELECT $3, unnest($20::bigint[]), unnest($21::text[]), unnest($22::text[])::jsonb,
+           $23, unnest($24::bytea[]), unnest($25::bytea[])
+), head AS (
+    UPDATE tables AS t SET event_seq = $26::bigint, event_hash = $27::bytea, rounds = $28::int
+    WHERE t.id = $3
+), answer AS (
+    INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
+    SELECT $29::bigint, $30::text, $31::text, $32::bytea, $33::int,
+           $34::bytea, $35::text
+    WHERE $31::text <> ''
+)
+SELECT (SELECT count(*) FROM settled)::int AS settled
+FROM (SELECT pg_notify($1::text, $2::text)) AS notice
 `
 
-type TableAdvanceParams struct {
-	EventSeq  int64
-	EventHash []byte
-	Rounds    int32
-	ID        int64
+type TableAppendParams struct {
+	Channel             string
+	Message             string
+	TableID             int64
+	ActionSeqs          []int32
+	ActionPlayers       []int64
+	ActionKinds         []string
+	ActionDice          []string
+	ActionRethrows      []string
+	ActionPaths         []string
+	ActionEvents        []int64
+	Round               int32
+	TurnSeqs            []int32
+	TurnPlayers         []int64
+	TurnQualified       []bool
+	TurnScores          []int32
+	TurnCargo           []string
+	TurnAutomatic       []bool
+	TurnStood           []bool
+	Settles             int32
+	EventSeqs           []int64
+	EventKinds          []string
+	EventPayloads       []string
+	CreatedAt           time.Time
+	EventPrevHashes     [][]byte
+	EventHashes         [][]byte
+	HeadSeq             int64
+	HeadHash            []byte
+	Rounds              int32
+	KeyTable            int64
+	Scope               string
+	Key                 string
+	RequestHash         []byte
+	ResponseStatus      int32
+	ResponseBody        []byte
+	ResponseContentType string
 }
 
-func (q *Queries) TableAdvance(ctx context.Context, db DBTX, arg TableAdvanceParams) error {
-	_, err := db.Exec(ctx, tableAdvance,
-		arg.EventSeq,
-		arg.EventHash,
+// TableAppend writes, in one statement, what a write adds to a table's
+// history: its rounds' new actions and finished turns, its audit events,
+// the round it settles, the table's new chain head and round count, the
+// answer to its Idempotency-Key, and one notification of the change. It
+// returns how many rounds it settled.
+func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) (int32, error) {
+	row := db.QueryRow(ctx, tableAppend,
+		arg.Channel,
+		arg.Message,
+		arg.TableID,
+		arg.ActionSeqs,
+		arg.ActionPlayers,
+		arg.ActionKinds,
+		arg.ActionDice,
+		arg.ActionRethrows,
+		arg.ActionPaths,
+		arg.ActionEvents,
+		arg.Round,
+		arg.TurnSeqs,
+		arg.TurnPlayers,
+		arg.TurnQualified,
+		arg.TurnScores,
+		arg.TurnCargo,
+		arg.TurnAutomatic,
+		arg.TurnStood,
+		arg.Settles,
+		arg.EventSeqs,
+		arg.EventKinds,
+		arg.EventPayloads,
+		arg.CreatedAt,
+		arg.EventPrevHashes,
+		arg.EventHashes,
+		arg.HeadSeq,
+		arg.HeadHash,
 		arg.Rounds,
-		arg.ID,
+		arg.KeyTable,
+		arg.Scope,
+		arg.Key,
+		arg.RequestHash,
+		arg.ResponseStatus,
+		arg.ResponseBody,
+		arg.ResponseContentType,
 	)
-	return err
+	var settled int32
+	err := row.Scan(&settled)
+	return settled, err
 }
 
 const tableClose = `-- name: TableClose :execrows
@@ -96,7 +196,7 @@ SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash
 type TableInsertParams struct {
 	ID             int64
 	Name           string
-	Ruleset        []byte
+	Ruleset        json.RawMessage
 	Currency       string
 	JoinCode       string
 	HostTokenHash  []byte
@@ -107,7 +207,7 @@ type TableInsertParams struct {
 type TableInsertRow struct {
 	ID             int64
 	Name           string
-	Ruleset        []byte
+	Ruleset        json.RawMessage
 	Currency       string
 	JoinCode       string
 	HostTokenHash  []byte

@@ -9,39 +9,6 @@ import (
 	"context"
 )
 
-const turnInsert = `-- name: TurnInsert :exec
-INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-SELECT $1, r.id, $2, $3, $4, $5, $6, $7, $8
-FROM rounds r WHERE r.table_id = $1 AND r.number = $9
-`
-
-type TurnInsertParams struct {
-	TableID   int64
-	Seq       int32
-	PlayerID  int64
-	Qualified bool
-	Score     int32
-	Cargo     []int32
-	Automatic bool
-	Stood     bool
-	Round     int32
-}
-
-func (q *Queries) TurnInsert(ctx context.Context, db DBTX, arg TurnInsertParams) error {
-	_, err := db.Exec(ctx, turnInsert,
-		arg.TableID,
-		arg.Seq,
-		arg.PlayerID,
-		arg.Qualified,
-		arg.Score,
-		arg.Cargo,
-		arg.Automatic,
-		arg.Stood,
-		arg.Round,
-	)
-	return err
-}
-
 const turnListByTable = `-- name: TurnListByTable :many
 SELECT r.number AS round, t.round_id, t.player_id, t.seq, t.table_id, t.qualified, t.score, t.cargo, t.automatic, t.stood FROM turns t
 JOIN rounds r ON r.table_id = t.table_id AND r.id = t.round_id

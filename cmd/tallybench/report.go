@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"time"
+)
+
+// The targets of the write-path issue, at 32 clients on a 2-core machine.
+const (
+	targetTurns  = 0.6  // turns/s ÷ pgbench TPS, at least
+	targetP99    = 3.0  // turn p99 ÷ pgbench p99, at most
+	targetRounds = 0.13 // rounds/s ÷ pgbench TPS, at least
+)
+
+// report prints one run's figures and their ratios.
+func report(w io.Writer, run int, pg pgbenchResult, load loadResult) {
+	secs := load.Elapsed.Seconds()
+	turns, rounds := float64(load.Turns)/secs, float64(load.Rounds)/secs
+	pgp := percentiles(pg.Latencies)
+	fmt.Fprintf(w, "\nrun %d\n", run)
+	fmt.Fprintf(w, "  pgbench tpcb-like: %.0f TPS; latency p50 %s p90 %s p99 %s (%d transactions)\n",
+		pg.TPS, ms(pgp[0]), ms(pgp[1]), ms(pgp[2]), len(pg.Latencies))
+	requests := 0
+	for _, l := range load.Latencies {
+		requests += len(l)
+	}
+	fmt.Fprintf(w, "  tally: %.0f turns/s, %.1f rounds/s, %.0f requests/s, %d errors over %.1fs\n",
+		turns, rounds, float64(requests)/secs, load.Errors, secs)
+	if load.FirstErr != "" {
+		fmt.Fprintf(w, "    first error: %s\n", load.FirstErr)
+	}
+	endpoints := make([]string, 0, len(load.Latencies))
+	for e := range load.Latencies {
+		endpoints = append(endpoints, e)
+	}
+	sort.Strings(endpoints)
+	var turnP99 time.Duration
+	for _, e := range endpoints {
+		p := percentiles(load.Latencies[e])
+		fmt.Fprintf(w, "    %-24s p50 %s p90 %s p99 %s (%d)\n", e, ms(p[0]), ms(p[1]), ms(p[2]), len(load.Latencies[e]))
+		if e == "POST /rounds/{n}/turns" {
+			turnP99 = p[2]
+		}
+	}
+	if n := len(pg.Latencies); n > 0 && pg.CPU.postgres > 0 {
+		fmt.Fprintf(w, "  CPU per pgbench transaction: PostgreSQL %s, pgbench %s\n",
+			us(pg.CPU.postgres/time.Duration(n)), us(pg.ClientCPU/time.Duration(n)))
+	}
+	if requests > 0 && load.CPU.postgres > 0 {
+		fmt.Fprintf(w, "  CPU per Tally request: PostgreSQL %s, tallyd %s, load generator %s\n",
+			us(load.CPU.postgres/time.Duration(requests)), us(load.CPU.tallyd/time.Duration(requests)),
+			us(load.CPU.bench/time.Duration(requests)))
+	}
+	if pg.TPS == 0 || pgp[2] == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  ratios: turns/s ÷ pgbench TPS %.3f (target ≥ %.2f); turn p99 ÷ pgbench p99 %.2f (target ≤ %.1f); rounds/s ÷ pgbench TPS %.3f (target ≥ %.2f)\n",
+		turns/pg.TPS, targetTurns, float64(turnP99)/float64(pgp[2]), targetP99, rounds/pg.TPS, targetRounds)
+}
+
+// percentiles are the 50th, 90th and 99th.
+func percentiles(d []time.Duration) [3]time.Duration {
+	if len(d) == 0 {
+		return [3]time.Duration{}
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	at := func(q float64) time.Duration { return s[min(len(s)-1, int(q*float64(len(s))))] }
+	return [3]time.Duration{at(0.50), at(0.90), at(0.99)}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
+
+func us(d time.Duration) string { return fmt.Sprintf("%dµs", d.Microseconds()) }

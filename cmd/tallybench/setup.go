@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tally-dice/tally/db/pgserver"
+)
+
+// pgbenchDatabase is where pgbench keeps its tables, beside tallyd's.
+const pgbenchDatabase = "tally_pgbench"
+
+// env is the tallyd and PostgreSQL being measured.
+type env struct {
+	url        string
+	pgbenchDSN string
+	server     *pgserver.Server
+	tallyd     *exec.Cmd
+}
+
+// setUp starts the servers (--tallyd) or finds them (--url).
+func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
+	if c.Tallyd == "" {
+		dsn, err := withDatabase(c.DatabaseURL, pgbenchDatabase)
+		if err != nil {
+			return nil, err
+		}
+		e := &env{url: strings.TrimSuffix(c.URL, "/"), pgbenchDSN: dsn}
+		return e, createDatabases(ctx, c.DatabaseURL, pgbenchDatabase)
+	}
+	fmt.Fprintln(log, "tallybench: starting a durable PostgreSQL")
+	srv, err := pgserver.Start(ctx, pgserver.Config{Fsync: true, Settings: map[string]string{"max_connections": "200"}})
+	if err != nil {
+		return nil, err
+	}
+	e := &env{server: srv, pgbenchDSN: srv.DSNFor(pgbenchDatabase)}
+	if err := createDatabases(ctx, srv.DSN(), "tally", pgbenchDatabase); err != nil {
+		e.close()
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		e.close()
+		return nil, err
+	}
+	e.url = "http://127.0.0.1:" + strconv.Itoa(port)
+	args := []string{"--addr", "127.0.0.1:" + strconv.Itoa(port), "--database-url", srv.DSNFor("tally"), "--log-level", "warn"}
+	if c.MaxConns > 0 {
+		args = append(args, "--db-max-conns", strconv.Itoa(c.MaxConns))
+	}
+	if c.DebugAddr != "" {
+		args = append(args, "--debug-addr", c.DebugAddr)
+	}
+	e.tallyd = exec.Command(c.Tallyd, args...)
+	e.tallyd.Stdout, e.tallyd.Stderr = log, log
+	if err := e.tallyd.Start(); err != nil {
+		e.close()
+		return nil, fmt.Errorf("start %s: %w", c.Tallyd, err)
+	}
+	if err := waitReady(ctx, e.url); err != nil {
+		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// close stops what setUp started.
+func (e *env) close() {
+	if e.tallyd != nil && e.tallyd.Process != nil {
+		_ = e.tallyd.Process.Signal(syscall.SIGTERM)
+		_ = e.tallyd.Wait()
+	}
+	if e.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := e.server.Stop(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "tallybench: stop PostgreSQL:", err)
+		}
+	}
+}
+
+// createDatabases makes the named databases on the server unless they exist.
+func createDatabases(ctx context.Context, dsn string, names ...string) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", redact(dsn), err)
+	}
+	defer conn.Close(ctx)
+	for _, name := range names {
+		var exists bool
+		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// waitReady waits for tallyd's /readyz.
+func waitReady(ctx context.Context, base string) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if res, err := http.Get(base + "/readyz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("tallyd at %s did not become ready", base)
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// withDatabase is dsn pointing at another database on the same server.
+func withDatabase(dsn, name string) (string, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", fmt.Errorf("database URL: %w", err)
+		}
+		u.Path = "/" + name
+		return u.String(), nil
+	}
+	return dsn + " dbname=" + name, nil
+}
+
+func redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return "the database"
+}

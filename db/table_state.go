@@ -1,0 +1,136 @@
+package db
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db/internal/dbsqlc"
+	"github.com/tally-dice/tally/game"
+)
+
+// This file is what every request reads of a table (TableLoad) and what
+// every write adds to it at the end (TableAppend).
+
+// KeyRef names a stored Idempotency-Key.
+type KeyRef struct {
+	TableID int64
+	Scope   string
+	Key     string
+}
+
+// Loaded is what TableLoad reads of a table besides its row.
+type Loaded struct {
+	Players  []Player
+	Accounts []Account
+	Latest   Round    // the latest round; Number 0 when none was played
+	Actions  []Action // the latest round's
+	// Caller is the player the token hash belongs to (ID 0 for none); only
+	// its id and when it left are read.
+	Caller Player
+	// Key is the stored answer of the Idempotency-Key looked up (no
+	// RequestHash when there is none).
+	Key IdempotencyKey
+}
+
+// TableLoad queues reading a table's players, accounts, latest round with
+// its actions, the player whose token hashes to tokenHash (when it is not
+// nil) and the stored Idempotency-Key key (when key.Key is set): a few
+// small indexed reads, sent in the same round trip. A writer queues them
+// after TableLock, so they read what the last writer committed.
+func (b *Batch) TableLoad(tableID int64, tokenHash []byte, key KeyRef, out *Loaded) {
+	b.PlayerList(tableID, &out.Players)
+	b.AccountList(tableID, &out.Accounts)
+	b.queue(func(q dbsqlc.DBTX) error {
+		return optional(&out.Latest, func() (dbsqlc.Round, error) { return queries.RoundLatest(b.ctx, q, tableID) }, toRound)
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.ActionListLatest(b.ctx, q, tableID)
+		if err != nil {
+			return err
+		}
+		out.Actions = make([]Action, len(rows))
+		for i, r := range rows {
+			out.Actions[i] = toAction(out.Latest.Number, r)
+		}
+		return nil
+	})
+	if tokenHash != nil {
+		b.PlayerByToken(tableID, tokenHash, &out.Caller)
+	}
+	if key.Key != "" {
+		b.IdempotencyKeyGet(key.TableID, key.Scope, key.Key, &out.Key)
+	}
+}
+
+// Append is what a write adds to a table's history.
+type Append struct {
+	Round   int // the round Actions and Turns belong to
+	Actions []Action
+	Turns   []Turn
+	Settles int // the round the write settles, 0 for none
+	Events  []chain.Event
+	Head    chain.Head // the chain's head after Events
+	Rounds  int        // the table's round count after the write
+	Key     IdempotencyKey
+}
+
+// TableAppend queues writing, in one statement, a write's actions, finished
+// turns and audit events, the round it settles, the table's new head and
+// round count, its Idempotency-Key's answer (when Key.Key is set) and one
+// notification of the change. A round to settle that is not open is
+// ErrNotFound; a key stored meanwhile, ErrConflict.
+func (b *Batch) TableAppend(tableID int64, a Append) {
+	p := dbsqlc.TableAppendParams{TableID: tableID, Channel: channel, Round: int32(a.Round), Settles: int32(a.Settles),
+		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, Rounds: int32(a.Rounds), KeyTable: a.Key.TableID, Scope: a.Key.Scope,
+		Key: a.Key.Key, RequestHash: a.Key.RequestHash, ResponseStatus: int32(a.Key.Status), ResponseBody: a.Key.Body,
+		ResponseContentType: a.Key.ContentType}
+	if p.ResponseBody == nil {
+		p.ResponseBody = []byte{}
+	}
+	for _, act := range a.Actions {
+		var roll game.Roll
+		if act.Action.Roll != nil {
+			roll = *act.Action.Roll
+		}
+		p.ActionSeqs = append(p.ActionSeqs, int32(act.Seq))
+		p.ActionPlayers = append(p.ActionPlayers, int64(act.Action.Player))
+		p.ActionKinds = append(p.ActionKinds, string(act.Action.Kind))
+		p.ActionDice = append(p.ActionDice, arrayLiteral(roll.Dice))
+		p.ActionRethrows = append(p.ActionRethrows, arrayLiteral(roll.Rethrow))
+		p.ActionPaths = append(p.ActionPaths, roll.Path)
+		p.ActionEvents = append(p.ActionEvents, act.EventSeq)
+	}
+	for _, t := range a.Turns {
+		p.TurnSeqs = append(p.TurnSeqs, int32(t.Seq))
+		p.TurnPlayers = append(p.TurnPlayers, int64(t.Player))
+		p.TurnQualified = append(p.TurnQualified, t.Qualified)
+		p.TurnScores = append(p.TurnScores, int32(t.Score))
+		p.TurnCargo = append(p.TurnCargo, arrayLiteral(t.Cargo))
+		p.TurnAutomatic = append(p.TurnAutomatic, t.Automatic)
+		p.TurnStood = append(p.TurnStood, t.Stood)
+	}
+	for _, e := range a.Events {
+		p.EventSeqs = append(p.EventSeqs, e.Seq)
+		p.EventKinds = append(p.EventKinds, e.Kind)
+		p.EventPayloads = append(p.EventPayloads, string(e.Payload))
+		p.EventPrevHashes = append(p.EventPrevHashes, e.PrevHash)
+		p.EventHashes = append(p.EventHashes, e.Hash)
+		p.CreatedAt = e.CreatedAt
+	}
+	if n := len(a.Events); n > 0 {
+		last := a.Events[n-1]
+		p.Message = strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" + last.Kind
+	}
+	want := int32(0)
+	if a.Settles > 0 {
+		want = 1
+	}
+	b.queue(func(q dbsqlc.DBTX) error {
+		settled, err := queries.TableAppend(b.ctx, q, p)
+		if err == nil && settled != want {
+			return fmt.Errorf("%w: round %d was settled %d times, not %d", ErrNotFound, a.Settles, settled, want)
+		}
+		return err
+	})
+}

@@ -1,0 +1,45 @@
+package table
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/tally-dice/tally/game"
+)
+
+// BenchmarkRequest plays whole bar rounds of four players through the
+// service, one request after another on one table, with an
+// Idempotency-Key on every write as phones send them; an op is one request
+// (a round start or a whole turn), its cost the service's Go side and the
+// database's together.
+func BenchmarkRequest(b *testing.B) {
+	f := newFixture(b, NewTable{Preset: "bar", Players: []string{"Ann", "Bob", "Cy", "Dee"}})
+	dice := [][]int{{6, 5, 4, 3, 2}, {6, 5, 4, 2, 1}, {6, 5, 4, 3, 3}, {6, 5, 4, 1, 1}}
+	key := 0
+	next := func(status int) Key {
+		key++
+		return Key{Key: "k" + strconv.Itoa(key), Scope: "bench", Hash: []byte{byte(key)}, Status: status}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; {
+		r, err := f.svc.StartRound(f.ctx, f.host, next(201), StartRoundInput{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+		rd := r.Value.(RoundView)
+		for i := 0; rd.Status == statusPlaying && n < b.N; i++ {
+			r, err = f.svc.SubmitTurn(f.ctx, f.host, next(201), rd.Number, TurnInput{Player: rd.Turn,
+				Rolls: []game.Roll{{Dice: dice[i%len(dice)]}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+			rd = r.Value.(RoundView)
+		}
+		if rd.Status == statusPlaying {
+			break
+		}
+	}
+}
