@@ -6,7 +6,7 @@
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
-.PHONY: run test postgres-binaries test-tools chromium build vet generate generated
+.PHONY: run test postgres-binaries test-tools chromium build vet generate generated bench
 
 run: postgres-binaries
 	$(GO) run ./cmd/tallyd
@@ -17,6 +17,15 @@ build:
 test: postgres-binaries test-tools chromium generated
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# bench measures Tally under load against pgbench on one durable PostgreSQL
+# it starts for the purpose (BENCHMARKS.md); set CLIENTS, DURATION or RUNS.
+CLIENTS ?= 32
+DURATION ?= 30s
+RUNS ?= 1
+bench: postgres-binaries
+	$(GO) build -o bin/tallyd ./cmd/tallyd
+	$(GO) run ./cmd/tallybench --tallyd bin/tallyd --clients $(CLIENTS) --duration $(DURATION) --runs $(RUNS)
 
 # generate regenerates the query code (sqlc, a tool in go.mod) from
 # db/migrations and db/queries.

@@ -23,7 +23,8 @@ func (s *server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.tables.Ready(ctx); err != nil {
-		return fail(kindUnavailable, "the database is not reachable: "+err.Error())
+		s.log.Warn("readiness: the database is not reachable", "err", err)
+		return fail(kindUnavailable, "the database is not reachable")
 	}
 	return c.JSON(http.StatusOK, health{Status: "ready"})
 }

@@ -34,3 +34,20 @@ func TestReadyzWithoutADatabase(t *testing.T) {
 		t.Fatalf("readyz with the database gone: %d %s", r.status, r.body)
 	}
 }
+
+// TestRequestsWithoutADatabaseAre503: an outage of the database is the
+// service being unavailable, not an internal error, for reads and writes.
+func TestRequestsWithoutADatabaseAre503(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, New(Config{Tables: table.New(newClosedPool(t), nil)}))
+	for _, r := range []req{
+		{method: http.MethodGet, path: "/v1/tables/1", token: "tly_h_1.abc"},
+		{method: http.MethodPost, path: "/v1/tables/1/rounds", token: "tly_h_1.abc"},
+		{method: http.MethodPost, path: "/v1/tables", body: map[string]any{"players": []string{"Ann", "Bob"}}},
+	} {
+		out := c.do(t, r)
+		if out.status != http.StatusServiceUnavailable || out.problem(t).Type != "/problems/unavailable" {
+			t.Errorf("%s %s with the database gone: %d %s", r.method, r.path, out.status, out.body)
+		}
+	}
+}

@@ -51,7 +51,11 @@ func domainProblem(err error) (Problem, bool) {
 	for _, m := range domainKinds {
 		for _, target := range m.errs {
 			if errors.Is(err, target) {
-				return m.kind.problem(err.Error()), true
+				detail := m.detail
+				if detail == "" {
+					detail = err.Error()
+				}
+				return m.kind.problem(detail), true
 			}
 		}
 	}
@@ -59,26 +63,28 @@ func domainProblem(err error) (Problem, bool) {
 }
 
 // domainKinds maps the domain's sentinel errors to problem kinds, first
-// match wins.
+// match wins. A row with a detail says that instead of the error, whose
+// words are for the log (a database outage names hosts and users).
 var domainKinds = []struct {
-	errs []error
-	kind *problemKind
+	errs   []error
+	kind   *problemKind
+	detail string
 }{
-	{[]error{table.ErrUnavailable}, kindUnavailable},
-	{[]error{table.ErrUnknownToken}, kindUnauthorized},
-	{[]error{table.ErrForbidden}, kindForbidden},
-	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound},
-	{[]error{game.ErrOutOfTurn}, kindOutOfTurn},
-	{[]error{table.ErrRoundPlaying}, kindRoundBusy},
-	{[]error{table.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound},
-	{[]error{table.ErrTableClosed}, kindTableClosed},
-	{[]error{table.ErrKeyMismatch}, kindKeyMismatch},
-	{[]error{table.ErrInsufficientFunds}, kindInsufficient},
-	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty},
-	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict},
-	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules},
+	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering; nothing was changed, so the same request can be sent again shortly"},
+	{[]error{table.ErrUnknownToken}, kindUnauthorized, ""},
+	{[]error{table.ErrForbidden}, kindForbidden, ""},
+	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, ""},
+	{[]error{game.ErrOutOfTurn}, kindOutOfTurn, ""},
+	{[]error{table.ErrRoundPlaying}, kindRoundBusy, ""},
+	{[]error{table.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound, ""},
+	{[]error{table.ErrTableClosed}, kindTableClosed, ""},
+	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, ""},
+	{[]error{table.ErrInsufficientFunds}, kindInsufficient, ""},
+	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, ""},
+	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict, ""},
+	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules, ""},
 	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
-		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid},
+		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid, ""},
 	{[]error{odds.ErrRuleset, odds.ErrRollsLeft, odds.ErrLater, odds.ErrPoint, odds.ErrBanked,
-		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid},
+		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid, ""},
 }
