@@ -52,8 +52,10 @@ const TIMEOUT_MS = 10000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * send performs a request, retrying network failures, timeouts, 502-504 and
- * "same key still in flight" with backoff and the same Idempotency-Key.
+ * send performs a request, retrying network failures, timeouts and 502-504
+ * (503: the database is not answering) with backoff and the same
+ * Idempotency-Key. A retry that reaches the server while the first attempt is
+ * still being written waits for it there and gets its answer.
  * It resolves to the parsed JSON body and rejects with Problem or Offline.
  */
 export async function send(req, attempts = 7) {
@@ -71,9 +73,7 @@ export async function send(req, attempts = 7) {
       continue;
     }
     const busy = res.status >= 502 && res.status <= 504;
-    const inFlight = res.status === 409 && (res.headers.get('Content-Type') || '').includes('problem') &&
-      (await res.clone().json().catch(() => ({}))).type === '/problems/idempotency-in-flight';
-    if ((busy || inFlight) && i + 1 < attempts) {
+    if (busy && i + 1 < attempts) {
       await sleep(Math.min(300 * 2 ** i, 4000));
       continue;
     }
