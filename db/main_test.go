@@ -105,6 +105,45 @@ func TestMigrateUpDownUp(t *testing.T) {
 	}
 }
 
+// TestMigrateDownRefusesWithRounds: a round stored under migration 3
+// cannot be carried back (the old schema keeps engine-built results), so
+// the way down refuses, changes nothing and leaves the version clean.
+func TestMigrateDownRefusesWithRounds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := dbtest.DSN(t)
+	latest := latestMigration(t)
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	tbl := newTable(t, pool, "DOWN")
+	p := newPlayer(t, pool, tbl.ID, "Ann", 1)
+	b := db.NewBatch(ctx)
+	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: game.RoundSetup{Players: []game.PlayerID{p.ID}},
+		Game: game.GameState{Seats: []game.PlayerID{p.ID}, Totals: []int64{0}}})
+	must(t, pool, b)
+
+	_, err = db.Migrate(ctx, dsn, "down")
+	if err == nil || !strings.Contains(err.Error(), "cannot be reverted with rounds stored") {
+		t.Fatalf("down with a round stored: %v", err)
+	}
+	if err := db.MigrateTo(ctx, dsn, 2); err == nil || !strings.Contains(err.Error(), "restore a backup") {
+		t.Fatalf("to version 2 with a round stored: %v", err)
+	}
+	if v, dirty, err := db.MigrationVersion(ctx, dsn); err != nil || dirty || v != latest {
+		t.Fatalf("after the refusals: version %d dirty %v err %v, want %d clean", v, dirty, err, latest)
+	}
+	var rounds int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rounds WHERE table_id = $1`, tbl.ID).Scan(&rounds); err != nil || rounds != 1 {
+		t.Fatalf("the round after the refusals: %d (err %v)", rounds, err)
+	}
+	if v, err := db.Migrate(ctx, dsn, "up"); err != nil || v != latest {
+		t.Fatalf("up after the refusals: version %d err %v", v, err)
+	}
+}
+
 func TestMigrateTakesThePoolsSettings(t *testing.T) {
 	t.Parallel()
 	dsn := dbtest.DSN(t)

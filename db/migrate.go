@@ -8,8 +8,10 @@ import (
 	"io/fs"
 
 	"github.com/golang-migrate/migrate/v4"
+	"github.com/golang-migrate/migrate/v4/database"
 	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
@@ -37,7 +39,7 @@ func Migrate(ctx context.Context, dsn, direction string) (uint, error) {
 	case "up":
 		err = m.Up()
 	case "down":
-		err = m.Down()
+		err = refused(m, m.Down)
 	default:
 		return 0, fmt.Errorf("%w: unknown direction %q (want up or down)", ErrMigrate, direction)
 	}
@@ -57,7 +59,7 @@ func MigrateTo(ctx context.Context, dsn string, version uint) error {
 	defer closeAll()
 	stop := context.AfterFunc(ctx, func() { m.GracefulStop <- true })
 	defer stop()
-	if err := m.Migrate(version); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+	if err := refused(m, func() error { return m.Migrate(version) }); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return fmt.Errorf("%w to version %d: %w", ErrMigrate, version, err)
 	}
 	return nil
@@ -79,6 +81,30 @@ func MigrationVersion(ctx context.Context, dsn string) (version uint, dirty bool
 		return 0, false, fmt.Errorf("%w: version: %w", ErrMigrate, err)
 	}
 	return version, dirty, nil
+}
+
+// codeIrreversible is raised by a down migration that refuses to run
+// because it would lose data (0003 with rounds stored).
+const codeIrreversible = "TL009"
+
+// refused runs a migration step. Each migration file runs as one implicit
+// transaction, so a down migration that refuses (TL009) has changed
+// nothing; migrate has already marked the database dirty at the target
+// version, so the version is put back to where it was and the refusal is
+// returned as it was worded.
+func refused(m *migrate.Migrate, run func() error) error {
+	before, _, verr := m.Version()
+	err := run()
+	var dbErr database.Error
+	var pgErr *pgconn.PgError
+	if err == nil || verr != nil || !errors.As(err, &dbErr) || !errors.As(dbErr.OrigErr, &pgErr) ||
+		pgErr.Code != codeIrreversible {
+		return err
+	}
+	if ferr := m.Force(int(before)); ferr != nil {
+		return fmt.Errorf("%s (and putting the version back to %d failed: %w)", pgErr.Message, before, ferr)
+	}
+	return errors.New(pgErr.Message)
 }
 
 // version reads the version after a migration, mapping "none" to 0.

@@ -1,6 +1,19 @@
 -- 0003_write_path down: back to per-posting balance triggers, keys on ids,
--- and rounds, actions and turns as JSON. A settled round's stored result
--- cannot be rebuilt in SQL (the engine decides it), so it comes back empty.
+-- and rounds, actions and turns as JSON.
+--
+-- A round played under this schema cannot go back: the old schema stores
+-- each settled round's result and each turn's rolls as the engine built
+-- them, which SQL cannot rebuild, and old Tally reads them. So the way down
+-- is refused (TL009, nothing changed) while any round is stored; restore
+-- the backup taken before the upgrade instead.
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM rounds) THEN
+        RAISE EXCEPTION 'migration 3 cannot be reverted with rounds stored: the older schema keeps engine-built results that SQL cannot rebuild; restore a backup taken before the upgrade'
+            USING ERRCODE = 'TL009';
+    END IF;
+END
+$$;
 
 ALTER TABLE tables RESET (fillfactor);
 ALTER TABLE accounts RESET (fillfactor);

@@ -154,6 +154,13 @@ ALTER TABLE journal_transactions ENABLE TRIGGER journal_transactions_append_only
 -- Idempotency keys live under the table they act on (0 while a table is
 -- being made).
 ALTER TABLE idempotency_keys ADD COLUMN table_id bigint NOT NULL DEFAULT 0;
+-- A stored key's scope names the hash of the token that sent it; that
+-- token's table is where a retry after the upgrade looks for it.
+UPDATE idempotency_keys k SET table_id = t.table_id
+FROM (SELECT id AS table_id, host_token_hash AS token_hash FROM tables
+      UNION ALL SELECT id, audit_token_hash FROM tables
+      UNION ALL SELECT table_id, token_hash FROM players) t
+WHERE k.scope = 'token:' || encode(t.token_hash, 'hex');
 ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
 ALTER TABLE idempotency_keys ADD PRIMARY KEY (table_id, scope, key);
 
