@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -181,6 +182,37 @@ func TestRoundTripBudget(t *testing.T) {
 	}
 	night() // warm: the connection prepares its statements once
 	costs := night()
+
+	// A token the table does not know (its own id, a wrong secret) is
+	// refused after the one round trip that reads the table (and the
+	// ROLLBACK): it reads no history, and sends no more statements than the
+	// table's own page, a write one more (the lock, which takes nothing).
+	s := &scene{t: t, c: client, pool: pool, tb: makeTable(t, client, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})}
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host}, nil)
+	wrong := s.tb.Host[:len(s.tb.Host)-6] + "wrong0"
+	mu.Lock()
+	log = nil
+	mu.Unlock()
+	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host}, nil)
+	for _, p := range []string{"/rounds", "/ledger", "/audit"} {
+		s.must(http.StatusUnauthorized, req{method: http.MethodGet, path: s.tb.path("%s", p), token: wrong}, nil)
+	}
+	s.must(http.StatusUnauthorized, req{method: http.MethodPost, path: s.tb.path("/deposits"), token: wrong,
+		body: map[string]any{"player": s.id("Ann"), "amount": 5}}, nil)
+	mu.Lock()
+	strangers := slices.Clone(log)
+	mu.Unlock()
+	page := strangers[0]
+	for _, m := range strangers[1:] {
+		most := page.statements
+		if strings.HasPrefix(m.what, http.MethodPost) {
+			most++
+		}
+		if m.roundTrips > 2 || m.statements > most {
+			t.Errorf("%s with an unknown token: %d round trips, %d statements (the table's page: %d, %d)",
+				m.what, m.roundTrips, m.statements, page.roundTrips, page.statements)
+		}
+	}
 
 	names := make([]string, 0, len(costs))
 	for name := range costs {

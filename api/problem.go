@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+	"github.com/tally-dice/tally/table"
 )
 
 // Problem is an RFC 9457 problem document. Type is stable per kind of error
@@ -119,7 +120,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		}
 		p := problemFor(err)
 		p.Instance = c.Request().URL.Path
-		if p.Status >= 500 {
+		if p.Status >= 500 || errors.Is(err, table.ErrChanged) {
 			log.Error("request failed", "method", c.Request().Method, "path", p.Instance, "err", err)
 		}
 		writeProblem(c, p)

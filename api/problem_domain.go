@@ -82,6 +82,7 @@ var domainKinds = []struct {
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, ""},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, ""},
 	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict, ""},
+	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again"},
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules, ""},
 	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
 		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid, ""},

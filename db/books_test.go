@@ -110,6 +110,13 @@ func TestDatabaseRefusesBrokenBooks(t *testing.T) {
 		{"payout without postings through the function", []string{
 			`SELECT tally_journal_post(` + tid + `, 'payout', NULL, '', '{}', 1, '{}', '{}')`,
 		}, db.ErrUnbalanced},
+		{"payout with no postings at all (NULL arrays)", []string{
+			`SELECT tally_journal_post(` + tid + `, 'payout', NULL, '', '{}', 1, NULL, NULL)`,
+		}, db.ErrUnbalanced},
+		{"a round the table does not have", []string{
+			`SELECT tally_journal_post(` + tid + `, 'payout', 99, '', '{}', 1,
+			 ARRAY[` + fmtInt(b.ann.ID) + `, ` + fmtInt(b.bob.ID) + `]::bigint[], ARRAY[7, -7]::bigint[])`,
+		}, db.ErrNotFound},
 		{"late posting unbalances a committed transaction", []string{
 			`INSERT INTO postings (transaction_id, table_id, account_id, amount) VALUES (` + txn + `, ` + tid + `, ` + fmtInt(b.ann.ID) + `, 1)`,
 		}, db.ErrUnbalanced},

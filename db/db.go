@@ -13,18 +13,25 @@
 // Work is sent in batches: a Batch holds any number of statements and goes
 // to PostgreSQL in one round trip (see Batch).
 //
-// The schema enforces the ledger's rules itself, so that no bug in Go (and
-// no one typing SQL) can break them:
-//   - a journal transaction's postings sum to zero when the statement that
-//     writes them ends, and every journal transaction but a carry-over
-//     marker or an empty round settlement has postings, checked at commit
-//     (ErrUnbalanced);
-//   - journal transactions, postings and audit events are append-only, and
-//     an account balance moves only with postings (ErrAppendOnly): a
-//     statement-level trigger adds each statement's postings to the
-//     balances, in the same transaction;
-//   - a posting can only touch an account of its transaction's own table
-//     (composite foreign keys).
+// The schema enforces the ledger's rules itself, so that no bug in Go can
+// break them:
+//   - money moves only through one function, tally_journal_post, which
+//     writes a journal transaction, its postings and the balances they move
+//     in one call, and refuses postings that do not sum to zero, a movement
+//     with no postings (but a carry-over marker or an empty round
+//     settlement), and an account or round of another table
+//     (ErrUnbalanced, ErrNotFound). Journal rows, postings and balances
+//     written any other way are refused (ErrUnbalanced, ErrAppendOnly);
+//   - journal transactions, postings and audit events are append-only
+//     (ErrAppendOnly);
+//   - a guarded change (a seat claimed, a table closed, a round settled)
+//     that finds its row not as the service saw it under the table's lock
+//     fails its statement, and so the transaction, instead of committing
+//     half a write (tally_expect; ErrNotFound).
+//
+// These guards stop mistakes, not someone who can type SQL as Tally's own
+// role: the function announces itself with a setting any session can set.
+// Keeping the app role out of history is the tamper-evidence issue's work.
 package db
 
 import (
@@ -68,7 +75,24 @@ const (
 	codeUnbalanced      = "TL002"
 	codeUniqueViolation = "23505"
 	codeForeignKey      = "23503"
+	codeNoData          = "P0002" // tally_expect: a guarded change found its row changed
 )
+
+// Unique keys whose collisions callers tell apart (ConflictOn).
+const (
+	KeyPlayerName  = "players_name_key"     // a name among the players still seated, ignoring case
+	KeyJoinCode    = "tables_join_code_key" // a join code
+	KeyIdempotency = "idempotency_keys_pkey"
+)
+
+// ConflictOn names the unique key an ErrConflict collided with, or "".
+func ConflictOn(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == codeUniqueViolation {
+		return pgErr.ConstraintName
+	}
+	return ""
+}
 
 // interpretError turns driver errors into this package's sentinel errors,
 // keeping the original error in the chain for its details.
@@ -97,10 +121,10 @@ func SentinelFor(err error) error {
 			return ErrUnbalanced
 		case code == codeUniqueViolation:
 			return ErrConflict
-		case code == codeForeignKey:
-			// A row that refers to a missing one (a player who is not
-			// seated at the table, say): the missing row is what the
-			// caller hears about.
+		case code == codeForeignKey, code == codeNoData:
+			// A row that refers to a missing one (an account the table
+			// does not have, say), or a guarded change whose row was not
+			// as expected: the missing row is what the caller hears about.
 			return ErrNotFound
 		case code == "40001" || code == "40P01":
 			return ErrRetry

@@ -191,8 +191,8 @@ func TestTablesAndPlayers(t *testing.T) {
 	var dup db.Table
 	b.TableInsert(db.NewTable{ID: tbl.ID + 100, Name: "x", Currency: "units", JoinCode: "JOIN1",
 		HostTokenHash: hash32("a"), AuditTokenHash: hash32("b")}, &dup)
-	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
-		t.Fatalf("duplicate join code: err = %v, want ErrConflict", err)
+	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) || db.ConflictOn(err) != db.KeyJoinCode {
+		t.Fatalf("duplicate join code: err = %v (on %q), want ErrConflict on the join code", err, db.ConflictOn(err))
 	}
 	var byCode, missing int64
 	var locked db.Table
@@ -210,8 +210,12 @@ func TestTablesAndPlayers(t *testing.T) {
 		{Name: "ann", Seat: 3, TokenHash: hash32("ann2")},
 	} {
 		b.PlayerInsert(tbl.ID, p, new(db.Player))
-		if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
+		err := send(t, pool, b)
+		if !errors.Is(err, db.ErrConflict) {
 			t.Errorf("seat %d name %q: err = %v, want ErrConflict", p.Seat, p.Name, err)
+		}
+		if on := db.ConflictOn(err); (on == db.KeyPlayerName) != (p.Name == "ann") {
+			t.Errorf("seat %d name %q: conflict on %q", p.Seat, p.Name, on)
 		}
 	}
 	b.PlayerLeave(tbl.ID, ann.ID)
@@ -308,6 +312,75 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: setup, Game: state})
 	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
 		t.Fatalf("a second round 1: err = %v, want ErrConflict", err)
+	}
+}
+
+// TestAGuardStopsTheCommit: a guarded change that finds its row not as the
+// service saw it fails its statement, so the COMMIT queued after it in the
+// same round trip commits nothing of the write.
+func TestAGuardStopsTheCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	tbl := newTable(t, pool, "GUARD1")
+	ann := newPlayer(t, pool, tbl.ID, "Ann", 1)
+	b := db.NewBatch(ctx)
+	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: game.RoundSetup{Players: []game.PlayerID{ann.ID}},
+		Game: game.GameState{Seats: []game.PlayerID{ann.ID}, Totals: []int64{0}}})
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Head: chain.Start(), Rounds: 1})
+	must(t, pool, b)
+	b.PlayerClaim(tbl.ID, ann.ID, hash32("ann's phone"))
+	must(t, pool, b)
+
+	head := chain.Start()
+	e, err := head.Append(tbl.ID, "test", map[string]int{"i": 1}, tbl.CreatedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roll := game.Action{Player: ann.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}
+	writes := map[string]func(b *db.Batch){
+		"settling a settled round": func(b *db.Batch) {
+			b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: []chain.Event{e}, Head: head, Rounds: 1})
+		},
+		"actions of a missing round": func(b *db.Batch) {
+			b.TableAppend(tbl.ID, db.Append{Round: 9, Actions: []db.Action{{Seq: 1, EventSeq: 1, Action: roll}},
+				Events: []chain.Event{e}, Head: head, Rounds: 1})
+		},
+		"turns of a missing round": func(b *db.Batch) {
+			b.TableAppend(tbl.ID, db.Append{Round: 9, Turns: []db.Turn{{Round: 9, Seq: 1, Player: ann.ID}},
+				Events: []chain.Event{e}, Head: head, Rounds: 1})
+		},
+		"claiming a claimed seat": func(b *db.Batch) {
+			b.PlayerClaim(tbl.ID, ann.ID, hash32("another phone"))
+			b.TableAppend(tbl.ID, db.Append{Events: []chain.Event{e}, Head: head, Rounds: 1})
+		},
+	}
+	for what, write := range writes {
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Begin()
+		write(b)
+		b.Commit()
+		err = b.Send(conn)
+		conn.Release()
+		if !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("%s: err = %v, want ErrNotFound", what, err)
+		}
+		var row db.Table
+		var players []db.Player
+		b.TableGet(tbl.ID, &row)
+		b.PlayerList(tbl.ID, &players)
+		must(t, pool, b)
+		var events int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE table_id = $1`, tbl.ID).Scan(&events); err != nil {
+			t.Fatal(err)
+		}
+		if events != 0 || row.Head.Seq != 0 || string(players[0].TokenHash) != string(hash32("ann's phone")) {
+			t.Errorf("%s committed: %d events, head %d, Ann's token changed %v", what, events, row.Head.Seq,
+				string(players[0].TokenHash) != string(hash32("ann's phone")))
+		}
 	}
 }
 

@@ -73,7 +73,7 @@ func (b *Batch) PlayerList(tableID int64, out *[]Player) {
 // gets the phone's token hash.
 func (b *Batch) PlayerClaim(tableID int64, id game.PlayerID, tokenHash []byte) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return one(queries.PlayerClaim(b.ctx, q, dbsqlc.PlayerClaimParams{TableID: tableID, ID: int64(id), TokenHash: tokenHash}))
+		return queries.PlayerClaim(b.ctx, q, dbsqlc.PlayerClaimParams{TableID: tableID, ID: int64(id), TokenHash: tokenHash})
 	})
 }
 
@@ -81,14 +81,14 @@ func (b *Batch) PlayerClaim(tableID int64, id game.PlayerID, tokenHash []byte) {
 // loses its token (tokenHash is of a token nobody holds).
 func (b *Batch) PlayerRelease(tableID int64, id game.PlayerID, tokenHash []byte) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return one(queries.PlayerRelease(b.ctx, q, dbsqlc.PlayerReleaseParams{TableID: tableID, ID: int64(id), TokenHash: tokenHash}))
+		return queries.PlayerRelease(b.ctx, q, dbsqlc.PlayerReleaseParams{TableID: tableID, ID: int64(id), TokenHash: tokenHash})
 	})
 }
 
 // PlayerLeave queues a player leaving the table, which frees the seat.
 func (b *Batch) PlayerLeave(tableID int64, id game.PlayerID) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return one(queries.PlayerLeave(b.ctx, q, dbsqlc.PlayerLeaveParams{TableID: tableID, ID: int64(id)}))
+		return queries.PlayerLeave(b.ctx, q, dbsqlc.PlayerLeaveParams{TableID: tableID, ID: int64(id)})
 	})
 }
 

@@ -1,7 +1,6 @@
 package db
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/tally-dice/tally/chain"
@@ -78,8 +77,9 @@ type Append struct {
 // TableAppend queues writing, in one statement, a write's actions, finished
 // turns and audit events, the round it settles, the table's new head and
 // round count, its Idempotency-Key's answer (when Key.Key is set) and one
-// notification of the change. A round to settle that is not open is
-// ErrNotFound; a key stored meanwhile, ErrConflict.
+// notification of the change. A round to write to that is missing, or to
+// settle that is not open, fails the statement (ErrNotFound); a key stored
+// meanwhile, ErrConflict.
 func (b *Batch) TableAppend(tableID int64, a Append) {
 	p := dbsqlc.TableAppendParams{TableID: tableID, Channel: channel, Round: int32(a.Round), Settles: int32(a.Settles),
 		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, Rounds: int32(a.Rounds), KeyTable: a.Key.TableID, Scope: a.Key.Scope,
@@ -122,15 +122,5 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		last := a.Events[n-1]
 		p.Message = strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" + last.Kind
 	}
-	want := int32(0)
-	if a.Settles > 0 {
-		want = 1
-	}
-	b.queue(func(q dbsqlc.DBTX) error {
-		settled, err := queries.TableAppend(b.ctx, q, p)
-		if err == nil && settled != want {
-			return fmt.Errorf("%w: round %d was settled %d times, not %d", ErrNotFound, a.Settles, settled, want)
-		}
-		return err
-	})
+	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAppend(b.ctx, q, p) })
 }

@@ -91,6 +91,18 @@ func (b *Batch) TableLock(id int64, out *Table) {
 	})
 }
 
+// TableLockAs queues taking the table's lock, as TableLock does, for the
+// holder of a token whose hash is tokenHash, if it is the host's, the
+// auditor's or a player's of the table; locked says whether it was. Queue
+// TableGet after it to read the row as the lock found it.
+func (b *Batch) TableLockAs(id int64, tokenHash []byte, locked *bool) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		n, err := queries.TableLockAs(b.ctx, q, dbsqlc.TableLockAsParams{ID: id, TokenHash: tokenHash})
+		*locked = n == 1
+		return err
+	})
+}
+
 // TableGet queues reading a table; a missing one leaves out zero.
 func (b *Batch) TableGet(id int64, out *Table) {
 	b.queue(func(q dbsqlc.DBTX) error {
@@ -113,7 +125,7 @@ func (b *Batch) TableIDByJoinCode(code string, out *int64) {
 // TableClose queues marking an open table closed.
 func (b *Batch) TableClose(id int64) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return one(queries.TableClose(b.ctx, q, id))
+		return queries.TableClose(b.ctx, q, id)
 	})
 }
 
@@ -175,14 +187,4 @@ func optional[R, T any](out *T, query func() (R, error), convert func(R, *T) err
 		return err
 	}
 	return convert(row, out)
-}
-
-// one checks that an update guarded by its WHERE clause changed one row: a
-// guard that failed is ErrNotFound, which the caller's own checks, made
-// under the table lock, should already have ruled out.
-func one(n int64, err error) error {
-	if err == nil && n != 1 {
-		return fmt.Errorf("%w: the row changed %d times, not once", ErrNotFound, n)
-	}
-	return err
 }

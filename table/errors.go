@@ -20,6 +20,10 @@ var (
 	ErrKeyMismatch   = errors.New("idempotency key reused for a different request")
 	ErrUnavailable   = errors.New("the database is unavailable")
 	ErrHistoryBroken = errors.New("the table's stored history no longer replays; its audit shows where it breaks")
+	// ErrChanged means a guard in the database refused a write because
+	// what it acts on was not as the service read it under the table's
+	// lock. It should not happen; nothing was written.
+	ErrChanged = errors.New("the table changed while the request was written")
 	// ErrGameUnderway refuses a change of seats while a game of rounds is
 	// being played: the totals would no longer compare (game.Reseat).
 	ErrGameUnderway = errors.New("a game of rounds is under way")

@@ -149,7 +149,7 @@ func (s *Service) Audit(ctx context.Context, a Auth) (AuditReport, error) {
 		turns   []db.Turn
 		journal []db.JournalEntry
 	)
-	now, _, err := s.read(ctx, a, func(b *db.Batch) {
+	now, _, err := s.readHistory(ctx, a, func(b *db.Batch) {
 		b.EventList(a.TableID, &events)
 		b.RoundList(a.TableID, &rounds)
 		b.ActionListByTable(a.TableID, &actions)

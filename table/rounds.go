@@ -140,7 +140,7 @@ func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, err
 func (s *Service) Rounds(ctx context.Context, a Auth) ([]RoundView, error) {
 	var rounds []db.Round
 	var actions []db.Action
-	r, who, err := s.read(ctx, a, func(b *db.Batch) {
+	r, who, err := s.readHistory(ctx, a, func(b *db.Batch) {
 		b.RoundList(a.TableID, &rounds)
 		b.ActionListByTable(a.TableID, &actions)
 	})

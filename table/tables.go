@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"time"
 
@@ -75,7 +74,8 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 			NoOverdraft: in.NoOverdraft}, names)
 		// A join code or a key taken meanwhile: a new code, or the key's
 		// stored answer, on the next attempt.
-		if !errors.Is(err, db.ErrConflict) && !retryable(err) || attempt == maxAttempts {
+		taken := db.ConflictOn(err)
+		if taken != db.KeyJoinCode && taken != db.KeyIdempotency && !retryable(err) || attempt == maxAttempts {
 			return reply, serviceError(err)
 		}
 	}

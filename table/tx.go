@@ -67,11 +67,11 @@ type target struct {
 	open    bool // the caller proves nothing: the join code found the table
 }
 
-// write runs one write in one transaction: it locks and reads the table,
-// authenticates the caller and looks the key up (one round trip), lets do
-// decide and queue the writes, and sends them with the audit events, the
-// table's new head, one notification, the key's answer and the COMMIT
-// (another round trip).
+// write runs one write in one transaction: it locks the table (if the
+// caller's token is one of the table's) and reads it, authenticates the
+// caller and looks the key up (one round trip), lets do decide and queue
+// the writes, and sends them with the audit events, the table's new head,
+// one notification, the key's answer and the COMMIT (another round trip).
 func (s *Service) write(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (Reply, error) {
 	for attempt := 1; ; attempt++ {
 		reply, err := s.writeOnce(ctx, t, k, do)
@@ -91,7 +91,15 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	b.Begin()
 	var row db.Table
 	var l db.Loaded
-	b.TableLock(t.tableID, &row)
+	locked := false
+	if t.open {
+		b.TableLock(t.tableID, &row)
+	} else {
+		// Only a token of the table takes its lock: anyone else is
+		// refused below without having held up the table's writers.
+		b.TableLockAs(t.tableID, hashToken(t.token), &locked)
+		b.TableGet(t.tableID, &row)
+	}
 	b.TableLoad(t.tableID, callerHash(t.token), db.KeyRef{TableID: t.tableID, Scope: k.Scope, Key: k.Key}, &l)
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
@@ -100,6 +108,11 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if !t.open {
 		if who, err = authenticate(Auth{TableID: t.tableID, Token: t.token}, row, l.Caller); err != nil {
 			return Reply{}, err
+		}
+		if !locked {
+			// authenticate accepts no token the lock refused; should the
+			// two ever disagree, nothing is written unlocked.
+			return Reply{}, fmt.Errorf("%w: table %d was not locked for this token", ErrChanged, t.tableID)
 		}
 	} else if row.ID == 0 {
 		return Reply{}, fmt.Errorf("%w: no open table has that join code", ErrNotFound)
@@ -261,6 +274,19 @@ func (r reading) state() (*tableState, error) { return stateOf(r.row, r.Loaded) 
 // row and what TableLoad reads (which finds the caller too), with whatever
 // queue adds. The caller is authenticated before anything read is used.
 func (s *Service) read(ctx context.Context, a Auth, queue func(b *db.Batch)) (reading, Principal, error) {
+	return s.readIn(ctx, a, queue, nil)
+}
+
+// readHistory is read for reads of a table's whole history (its rounds,
+// its ledger, its audit log): the caller is authenticated in a first round
+// trip, and only then is the history read, in a second one of the same
+// snapshot, so a token the table does not know costs no more than one
+// round trip's reading.
+func (s *Service) readHistory(ctx context.Context, a Auth, queue func(b *db.Batch)) (reading, Principal, error) {
+	return s.readIn(ctx, a, nil, queue)
+}
+
+func (s *Service) readIn(ctx context.Context, a Auth, queue, after func(b *db.Batch)) (r reading, who Principal, err error) {
 	if err := checkAuth(a); err != nil {
 		return reading{}, Principal{}, err
 	}
@@ -271,18 +297,26 @@ func (s *Service) read(ctx context.Context, a Auth, queue func(b *db.Batch)) (re
 	defer release(conn, &err)
 	b := db.NewBatch(ctx)
 	b.BeginRead()
-	var r reading
 	b.TableGet(a.TableID, &r.row)
 	b.TableLoad(a.TableID, callerHash(a.Token), db.KeyRef{}, &r.Loaded)
 	if queue != nil {
 		queue(b)
 	}
+	if after == nil {
+		b.Commit()
+	}
+	if err = b.Send(conn); err != nil {
+		return reading{}, Principal{}, serviceError(err)
+	}
+	if who, err = authenticate(a, r.row, r.Caller); err != nil || after == nil {
+		return r, who, err
+	}
+	after(b)
 	b.Commit()
 	if err = b.Send(conn); err != nil {
 		return reading{}, Principal{}, serviceError(err)
 	}
-	who, err := authenticate(a, r.row, r.Caller)
-	return r, who, err
+	return r, who, nil
 }
 
 // retryable reports whether PostgreSQL aborted the transaction only because
@@ -301,6 +335,14 @@ func serviceError(err error) error {
 	case errors.Is(err, db.ErrUnavailable), retryable(err), db.SentinelFor(err) == db.ErrUnavailable,
 		errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	case db.ConflictOn(err) == db.KeyPlayerName:
+		// The database compares names by its own lower-casing, which
+		// folds a few letters Go's comparison does not (İ and i).
+		return fmt.Errorf("%w: a player of that name (ignoring case) already sits at this table", ErrNameTaken)
+	case errors.Is(err, db.ErrNotFound):
+		// A guard in the schema refused the write (tally_expect, or a
+		// reference to a missing row): nothing was written.
+		return fmt.Errorf("%w: %w", ErrChanged, err)
 	}
 	return err
 }

@@ -24,6 +24,7 @@ DROP FUNCTION tally_guard_postings();
 DROP TRIGGER accounts_guard_balance ON accounts;
 DROP FUNCTION tally_guard_balance();
 DROP FUNCTION tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[]);
+DROP FUNCTION tally_expect(bigint, bigint, text);
 
 -- A balance changed by anything but the postings trigger (trigger depth 1
 -- means a statement typed by someone) is refused.

@@ -187,6 +187,7 @@ CREATE FUNCTION tally_journal_post(p_table bigint, p_kind text, p_round int, p_m
 RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     txn     bigint;
+    v_round bigint;
     total   numeric;
     wanted  int;
     moved   int;
@@ -200,14 +201,20 @@ BEGIN
         RAISE EXCEPTION 'journal transaction of table % is unbalanced: its postings sum to %', p_table, total
             USING ERRCODE = 'TL002';
     END IF;
-    IF cardinality(p_accounts) = 0 AND p_kind NOT IN ('carry', 'round_settle') THEN
+    IF coalesce(cardinality(p_accounts), 0) = 0 AND p_kind NOT IN ('carry', 'round_settle') THEN
         RAISE EXCEPTION 'journal transaction of table % (%) has no postings', p_table, p_kind
             USING ERRCODE = 'TL002';
     END IF;
+    IF p_round IS NOT NULL THEN
+        SELECT r.id INTO v_round FROM rounds r WHERE r.table_id = p_table AND r.number = p_round;
+        IF v_round IS NULL THEN
+            RAISE EXCEPTION 'journal transaction of table % names round %, which it does not have', p_table, p_round
+                USING ERRCODE = '23503';
+        END IF;
+    END IF;
     PERFORM set_config('tally.posting', 'on', true);
     INSERT INTO journal_transactions (table_id, kind, round_id, memo, metadata, event_seq)
-    VALUES (p_table, p_kind, (SELECT r.id FROM rounds r WHERE r.table_id = p_table AND r.number = p_round),
-            p_memo, p_metadata, p_event_seq)
+    VALUES (p_table, p_kind, v_round, p_memo, p_metadata, p_event_seq)
     RETURNING id INTO txn;
     INSERT INTO postings (table_id, transaction_id, account_id, amount)
     SELECT p_table, txn, u.a, u.m FROM unnest(p_accounts, p_amounts) WITH ORDINALITY AS u (a, m, n) ORDER BY u.n;
@@ -260,6 +267,20 @@ END
 $$;
 CREATE TRIGGER accounts_guard_balance BEFORE UPDATE OF balance ON accounts
     FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_balance();
+
+-- tally_expect checks that a guarded change touched the rows it should
+-- have (a statement wraps its UPDATE or INSERT and counts what came back):
+-- rows that were not as the application saw them under the table's lock
+-- fail the statement, and with it the transaction, instead of committing
+-- half a write (P0002, no_data_found).
+CREATE FUNCTION tally_expect(got bigint, want bigint, what text) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+    IF got IS DISTINCT FROM want THEN
+        RAISE EXCEPTION '%: % rows changed, not %', what, got, want USING ERRCODE = 'P0002';
+    END IF;
+    RETURN got;
+END
+$$;
 
 -- The table row is rewritten by every write (its chain head), and accounts
 -- by every movement of money: room on their pages lets PostgreSQL update

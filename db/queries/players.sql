@@ -15,13 +15,25 @@ SELECT * FROM players WHERE table_id = @table_id AND token_hash = @token_hash;
 -- name: PlayerList :many
 SELECT * FROM players WHERE table_id = @table_id ORDER BY seat, id;
 
--- name: PlayerClaim :execrows
-UPDATE players SET token_hash = @token_hash, claimed_at = now()
-WHERE table_id = @table_id AND id = @id AND claimed_at IS NULL AND left_at IS NULL;
+-- name: PlayerClaim :exec
+WITH claimed AS (
+    UPDATE players SET token_hash = @token_hash, claimed_at = now()
+    WHERE table_id = @table_id AND id = @id AND claimed_at IS NULL AND left_at IS NULL
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'an unclaimed seat to claim') FROM claimed;
 
--- name: PlayerRelease :execrows
-UPDATE players SET token_hash = @token_hash, claimed_at = NULL
-WHERE table_id = @table_id AND id = @id AND claimed_at IS NOT NULL AND left_at IS NULL;
+-- name: PlayerRelease :exec
+WITH released AS (
+    UPDATE players SET token_hash = @token_hash, claimed_at = NULL
+    WHERE table_id = @table_id AND id = @id AND claimed_at IS NOT NULL AND left_at IS NULL
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'a claimed seat to release') FROM released;
 
--- name: PlayerLeave :execrows
-UPDATE players SET left_at = now() WHERE table_id = @table_id AND id = @id AND left_at IS NULL;
+-- name: PlayerLeave :exec
+WITH gone AS (
+    UPDATE players SET left_at = now() WHERE table_id = @table_id AND id = @id AND left_at IS NULL
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'a seated player to leave') FROM gone;

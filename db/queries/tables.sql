@@ -20,30 +20,45 @@ SELECT * FROM t;
 -- name: TableLock :one
 SELECT * FROM tables WHERE id = @id FOR UPDATE;
 
+-- name: TableLockAs :one
+-- TableLockAs takes a table's write lock for the holder of a token whose
+-- hash is token_hash (the host's, the auditor's or a player's of that
+-- table) and says whether it did: a token the table does not know locks
+-- nothing, so it cannot hold up the table's writers.
+SELECT count(*)::int AS locked FROM (
+    SELECT 1 FROM tables t
+    WHERE t.id = @id AND (t.host_token_hash = @token_hash OR t.audit_token_hash = @token_hash
+                          OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = @token_hash))
+    FOR UPDATE OF t
+) AS l;
+
 -- name: TableGet :one
 SELECT * FROM tables WHERE id = @id;
 
 -- name: TableIDByJoinCode :one
 SELECT id FROM tables WHERE join_code = @join_code;
 
--- name: TableAppend :one
+-- name: TableAppend :exec
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,
 -- the round it settles, the table's new chain head and round count, the
--- answer to its Idempotency-Key, and one notification of the change. It
--- returns how many rounds it settled.
+-- answer to its Idempotency-Key, and one notification of the change. The
+-- statement fails (and the transaction with it) when the round it writes
+-- to is missing or the round it settles is not open.
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
     SELECT @table_id, r.id, unnest(@action_seqs::int[]), unnest(@action_players::bigint[]), unnest(@action_kinds::text[]),
            unnest(@action_dice::text[])::int[], unnest(@action_rethrows::text[])::int[], unnest(@action_paths::text[]),
            unnest(@action_events::bigint[])
     FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
+    RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
     SELECT @table_id, r.id, unnest(@turn_seqs::int[]), unnest(@turn_players::bigint[]), unnest(@turn_qualified::boolean[]),
            unnest(@turn_scores::int[]), unnest(@turn_cargo::text[])::int[], unnest(@turn_automatic::boolean[]),
            unnest(@turn_stood::boolean[])
     FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
+    RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
     WHERE s.table_id = @table_id AND s.number = @settles::int AND s.status = 'open'
@@ -61,8 +76,14 @@ WITH actions AS (
            @response_body::bytea, @response_content_type::text
     WHERE @key::text <> ''
 )
-SELECT (SELECT count(*) FROM settled)::int AS settled
-FROM (SELECT pg_notify(@channel::text, @message::text)) AS notice;
+SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action_seqs::int[]), 0), 'actions of the round'),
+       tally_expect((SELECT count(*) FROM turns), coalesce(cardinality(@turn_seqs::int[]), 0), 'turns of the round'),
+       tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
+       pg_notify(@channel::text, @message::text);
 
--- name: TableClose :execrows
-UPDATE tables SET status = 'closed', closed_at = now() WHERE id = @id AND status = 'open';
+-- name: TableClose :exec
+WITH closed AS (
+    UPDATE tables SET status = 'closed', closed_at = now() WHERE id = @id AND status = 'open'
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'an open table to close') FROM closed;

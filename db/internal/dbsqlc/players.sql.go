@@ -35,9 +35,13 @@ func (q *Queries) PlayerByToken(ctx context.Context, db DBTX, arg PlayerByTokenP
 	return i, err
 }
 
-const playerClaim = `-- name: PlayerClaim :execrows
-UPDATE players SET token_hash = $1, claimed_at = now()
-WHERE table_id = $2 AND id = $3 AND claimed_at IS NULL AND left_at IS NULL
+const playerClaim = `-- name: PlayerClaim :exec
+WITH claimed AS (
+    UPDATE players SET token_hash = $1, claimed_at = now()
+    WHERE table_id = $2 AND id = $3 AND claimed_at IS NULL AND left_at IS NULL
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'an unclaimed seat to claim') FROM claimed
 `
 
 type PlayerClaimParams struct {
@@ -46,12 +50,9 @@ type PlayerClaimParams struct {
 	ID        int64
 }
 
-func (q *Queries) PlayerClaim(ctx context.Context, db DBTX, arg PlayerClaimParams) (int64, error) {
-	result, err := db.Exec(ctx, playerClaim, arg.TokenHash, arg.TableID, arg.ID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+func (q *Queries) PlayerClaim(ctx context.Context, db DBTX, arg PlayerClaimParams) error {
+	_, err := db.Exec(ctx, playerClaim, arg.TokenHash, arg.TableID, arg.ID)
+	return err
 }
 
 const playerInsert = `-- name: PlayerInsert :one
@@ -107,8 +108,12 @@ func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertPar
 	return i, err
 }
 
-const playerLeave = `-- name: PlayerLeave :execrows
-UPDATE players SET left_at = now() WHERE table_id = $1 AND id = $2 AND left_at IS NULL
+const playerLeave = `-- name: PlayerLeave :exec
+WITH gone AS (
+    UPDATE players SET left_at = now() WHERE table_id = $1 AND id = $2 AND left_at IS NULL
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'a seated player to leave') FROM gone
 `
 
 type PlayerLeaveParams struct {
@@ -116,12 +121,9 @@ type PlayerLeaveParams struct {
 	ID      int64
 }
 
-func (q *Queries) PlayerLeave(ctx context.Context, db DBTX, arg PlayerLeaveParams) (int64, error) {
-	result, err := db.Exec(ctx, playerLeave, arg.TableID, arg.ID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+func (q *Queries) PlayerLeave(ctx context.Context, db DBTX, arg PlayerLeaveParams) error {
+	_, err := db.Exec(ctx, playerLeave, arg.TableID, arg.ID)
+	return err
 }
 
 const playerList = `-- name: PlayerList :many
@@ -157,9 +159,13 @@ func (q *Queries) PlayerList(ctx context.Context, db DBTX, tableID int64) ([]Pla
 	return items, nil
 }
 
-const playerRelease = `-- name: PlayerRelease :execrows
-UPDATE players SET token_hash = $1, claimed_at = NULL
-WHERE table_id = $2 AND id = $3 AND claimed_at IS NOT NULL AND left_at IS NULL
+const playerRelease = `-- name: PlayerRelease :exec
+WITH released AS (
+    UPDATE players SET token_hash = $1, claimed_at = NULL
+    WHERE table_id = $2 AND id = $3 AND claimed_at IS NOT NULL AND left_at IS NULL
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'a claimed seat to release') FROM released
 `
 
 type PlayerReleaseParams struct {
@@ -168,10 +174,7 @@ type PlayerReleaseParams struct {
 	ID        int64
 }
 
-func (q *Queries) PlayerRelease(ctx context.Context, db DBTX, arg PlayerReleaseParams) (int64, error) {
-	result, err := db.Exec(ctx, playerRelease, arg.TokenHash, arg.TableID, arg.ID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+func (q *Queries) PlayerRelease(ctx context.Context, db DBTX, arg PlayerReleaseParams) error {
+	_, err := db.Exec(ctx, playerRelease, arg.TokenHash, arg.TableID, arg.ID)
+	return err
 }

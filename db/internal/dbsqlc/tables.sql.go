@@ -11,45 +11,51 @@ import (
 	"time"
 )
 
-const tableAppend = `-- name: TableAppend :one
+const tableAppend = `-- name: TableAppend :exec
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT $3, r.id, unnest($4::int[]), unnest($5::bigint[]), unnest($6::text[]),
-           unnest($7::text[])::int[], unnest($8::text[])::int[], unnest($9::text[]),
-           unnest($10::bigint[])
-    FROM rounds r WHERE r.table_id = $3 AND r.number = $11
+    SELECT $6, r.id, unnest($1::int[]), unnest($7::bigint[]), unnest($8::text[]),
+           unnest($9::text[])::int[], unnest($10::text[])::int[], unnest($11::text[]),
+           unnest($12::bigint[])
+    FROM rounds r WHERE r.table_id = $6 AND r.number = $13
+    RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT $3, r.id, unnest($12::int[]), unnest($13::bigint[]), unnest($14::boolean[]),
-           unnest($15::int[]), unnest($16::text[])::int[], unnest($17::boolean[]),
-           unnest($18::boolean[])
-    FROM rounds r WHERE r.table_id = $3 AND r.number = $11
+    SELECT $6, r.id, unnest($2::int[]), unnest($14::bigint[]), unnest($15::boolean[]),
+           unnest($16::int[]), unnest($17::text[])::int[], unnest($18::boolean[]),
+           unnest($19::boolean[])
+    FROM rounds r WHERE r.table_id = $6 AND r.number = $13
+    RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
-    WHERE s.table_id = $3 AND s.number = $19::int AND s.status = 'open'
+    WHERE s.table_id = $6 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash)
-    SELECT $3, unnest($20::bigint[]), unnest($21::text[]), unnest($22::text[])::jsonb,
+    SELECT $6, unnest($20::bigint[]), unnest($21::text[]), unnest($22::text[])::jsonb,
            $23, unnest($24::bytea[]), unnest($25::bytea[])
 ), head AS (
     UPDATE tables AS t SET event_seq = $26::bigint, event_hash = $27::bytea, rounds = $28::int
-    WHERE t.id = $3
+    WHERE t.id = $6
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
     SELECT $29::bigint, $30::text, $31::text, $32::bytea, $33::int,
            $34::bytea, $35::text
     WHERE $31::text <> ''
 )
-SELECT (SELECT count(*) FROM settled)::int AS settled
-FROM (SELECT pg_notify($1::text, $2::text)) AS notice
+SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
+       tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
+       tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
+       pg_notify($4::text, $5::text)
 `
 
 type TableAppendParams struct {
+	ActionSeqs          []int32
+	TurnSeqs            []int32
+	Settles             int32
 	Channel             string
 	Message             string
 	TableID             int64
-	ActionSeqs          []int32
 	ActionPlayers       []int64
 	ActionKinds         []string
 	ActionDice          []string
@@ -57,14 +63,12 @@ type TableAppendParams struct {
 	ActionPaths         []string
 	ActionEvents        []int64
 	Round               int32
-	TurnSeqs            []int32
 	TurnPlayers         []int64
 	TurnQualified       []bool
 	TurnScores          []int32
 	TurnCargo           []string
 	TurnAutomatic       []bool
 	TurnStood           []bool
-	Settles             int32
 	EventSeqs           []int64
 	EventKinds          []string
 	EventPayloads       []string
@@ -86,14 +90,17 @@ type TableAppendParams struct {
 // TableAppend writes, in one statement, what a write adds to a table's
 // history: its rounds' new actions and finished turns, its audit events,
 // the round it settles, the table's new chain head and round count, the
-// answer to its Idempotency-Key, and one notification of the change. It
-// returns how many rounds it settled.
-func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) (int32, error) {
-	row := db.QueryRow(ctx, tableAppend,
+// answer to its Idempotency-Key, and one notification of the change. The
+// statement fails (and the transaction with it) when the round it writes
+// to is missing or the round it settles is not open.
+func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) error {
+	_, err := db.Exec(ctx, tableAppend,
+		arg.ActionSeqs,
+		arg.TurnSeqs,
+		arg.Settles,
 		arg.Channel,
 		arg.Message,
 		arg.TableID,
-		arg.ActionSeqs,
 		arg.ActionPlayers,
 		arg.ActionKinds,
 		arg.ActionDice,
@@ -101,14 +108,12 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.ActionPaths,
 		arg.ActionEvents,
 		arg.Round,
-		arg.TurnSeqs,
 		arg.TurnPlayers,
 		arg.TurnQualified,
 		arg.TurnScores,
 		arg.TurnCargo,
 		arg.TurnAutomatic,
 		arg.TurnStood,
-		arg.Settles,
 		arg.EventSeqs,
 		arg.EventKinds,
 		arg.EventPayloads,
@@ -126,21 +131,20 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.ResponseBody,
 		arg.ResponseContentType,
 	)
-	var settled int32
-	err := row.Scan(&settled)
-	return settled, err
+	return err
 }
 
-const tableClose = `-- name: TableClose :execrows
-UPDATE tables SET status = 'closed', closed_at = now() WHERE id = $1 AND status = 'open'
+const tableClose = `-- name: TableClose :exec
+WITH closed AS (
+    UPDATE tables SET status = 'closed', closed_at = now() WHERE id = $1 AND status = 'open'
+    RETURNING 1
+)
+SELECT tally_expect(count(*), 1, 'an open table to close') FROM closed
 `
 
-func (q *Queries) TableClose(ctx context.Context, db DBTX, id int64) (int64, error) {
-	result, err := db.Exec(ctx, tableClose, id)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+func (q *Queries) TableClose(ctx context.Context, db DBTX, id int64) error {
+	_, err := db.Exec(ctx, tableClose, id)
+	return err
 }
 
 const tableGet = `-- name: TableGet :one
@@ -278,6 +282,31 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 		&i.Rounds,
 	)
 	return i, err
+}
+
+const tableLockAs = `-- name: TableLockAs :one
+SELECT count(*)::int AS locked FROM (
+    SELECT 1 FROM tables t
+    WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
+                          OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = $2))
+    FOR UPDATE OF t
+) AS l
+`
+
+type TableLockAsParams struct {
+	ID        int64
+	TokenHash []byte
+}
+
+// TableLockAs takes a table's write lock for the holder of a token whose
+// hash is token_hash (the host's, the auditor's or a player's of that
+// table) and says whether it did: a token the table does not know locks
+// nothing, so it cannot hold up the table's writers.
+func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParams) (int32, error) {
+	row := db.QueryRow(ctx, tableLockAs, arg.ID, arg.TokenHash)
+	var locked int32
+	err := row.Scan(&locked)
+	return locked, err
 }
 
 const tableNextID = `-- name: TableNextID :one
