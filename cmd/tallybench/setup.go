@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -32,7 +31,7 @@ type env struct {
 // setUp starts the servers (--tallyd) or finds them (--url).
 func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
 	if c.Tallyd == "" {
-		dsn, err := withDatabase(c.DatabaseURL, pgbenchDatabase)
+		dsn, err := pgserver.WithDatabase(c.DatabaseURL, pgbenchDatabase)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +93,7 @@ func (e *env) close() {
 func createDatabases(ctx context.Context, dsn string, names ...string) error {
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
-		return fmt.Errorf("connect to %s: %w", redact(dsn), err)
+		return fmt.Errorf("connect to %s: %w", pgserver.Redact(dsn), err)
 	}
 	defer conn.Close(ctx)
 	for _, name := range names {
@@ -137,24 +136,4 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// withDatabase is dsn pointing at another database on the same server.
-func withDatabase(dsn, name string) (string, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return "", fmt.Errorf("database URL: %w", err)
-		}
-		u.Path = "/" + name
-		return u.String(), nil
-	}
-	return dsn + " dbname=" + name, nil
-}
-
-func redact(dsn string) string {
-	if u, err := url.Parse(dsn); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return "the database"
 }

@@ -28,9 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,7 +101,7 @@ func DSN(t testing.TB) string {
 			t.Errorf("dbtest: drop test database %s: %v", name, err)
 		}
 	})
-	dsn, err := withDatabase(e.adminDSN, name)
+	dsn, err := pgserver.WithDatabase(e.adminDSN, name)
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
@@ -144,7 +142,7 @@ func setup() (*env, error) {
 	}
 	if err != nil {
 		e.close()
-		return nil, fmt.Errorf("connect to %s: %w", redact(e.adminDSN), err)
+		return nil, fmt.Errorf("connect to %s: %w", pgserver.Redact(e.adminDSN), err)
 	}
 	e.admin = admin
 	if e.template, err = ensureTemplate(ctx, admin, e.adminDSN); err != nil {
@@ -200,29 +198,6 @@ func schemaHash() (string, error) {
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))[:12], err
-}
-
-// withDatabase returns dsn pointing at another database, for URL and
-// keyword/value connection strings alike.
-func withDatabase(dsn, name string) (string, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return "", fmt.Errorf("parse %s: %w", redact(dsn), err)
-		}
-		u.Path = "/" + name
-		return u.String(), nil
-	}
-	// In keyword/value form a later keyword overrides an earlier one.
-	return dsn + " dbname=" + name, nil
-}
-
-// redact hides a password in a URL for error messages.
-func redact(dsn string) string {
-	if u, err := url.Parse(dsn); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return "the configured server"
 }
 
 // errTemplate wraps failures to prepare the template database.

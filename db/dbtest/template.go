@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/db/pgserver"
 )
 
 // ensureTemplate makes sure the server has a migrated template database for
@@ -49,7 +50,7 @@ func ensureTemplate(ctx context.Context, admin *pgxpool.Pool, adminDSN string) (
 			return "", fmt.Errorf("%w: %s: %w", errTemplate, sql, err)
 		}
 	}
-	dsn, err := withDatabase(adminDSN, name+"_building")
+	dsn, err := pgserver.WithDatabase(adminDSN, name+"_building")
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errTemplate, err)
 	}
