@@ -8,6 +8,7 @@ import (
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/gametest"
 )
 
 // TestResumingEqualsReplaying plays random rounds at tables of several
@@ -34,7 +35,7 @@ func TestResumingEqualsReplaying(t *testing.T) {
 			rd := r.Value.(RoundView)
 			agree(t, f, f.host.TableID)
 			for _, p := range rd.Players {
-				turn := TurnInput{Player: p, Rolls: randomTurn(rng, f.created.Table.Ruleset)}
+				turn := TurnInput{Player: p, Rolls: gametest.RandomTurn(rng, f.created.Table.Ruleset)}
 				_, err := f.svc.SubmitTurn(f.ctx, f.host, Key{}, rd.Number, turn)
 				noErr(t, err)
 				agree(t, f, f.host.TableID)
@@ -93,32 +94,6 @@ func agree(t *testing.T, f *fixture, tableID int64) {
 	if errA != nil || errB != nil || !reflect.DeepEqual(normalize(a), normalize(b2)) {
 		t.Fatalf("the games differ:\n%+v %v\n%+v %v", a, errA, b2, errB)
 	}
-}
-
-// randomTurn is a legal whole turn: up to three throws that bank what they
-// show.
-func randomTurn(rng *rand.Rand, rs game.Ruleset) []game.Roll {
-	turn := game.NewTurn(rs)
-	var rolls []game.Roll
-	for !turn.Next().Over && len(rolls) < 3 {
-		n := turn.Next().Throw
-		if n == 0 {
-			break // qualified: a whole turn stands on its cargo
-		}
-		dice := make([]int, n)
-		for i := range dice {
-			dice[i] = 1 + rng.IntN(6)
-		}
-		r := game.Roll{Dice: dice}
-		if err := turn.Roll(r); err != nil {
-			r.Path = "6-5-4" // low-or-high's ambiguous first banking roll
-			if turn.Roll(r) != nil {
-				continue
-			}
-		}
-		rolls = append(rolls, r)
-	}
-	return rolls
 }
 
 func ptr[T any](v T) *T { return &v }

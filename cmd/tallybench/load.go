@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/gametest"
 )
 
 // loadResult is what the clients measured while counting.
@@ -130,7 +131,7 @@ func (t *benchTable) playRound(ctx context.Context, rs game.Ruleset, rng *mrand.
 		return
 	}
 	for rd.Status == "playing" && phase.Load() != stopped {
-		body := map[string]any{"player": rd.Turn, "rolls": randomTurn(rng, rs)}
+		body := map[string]any{"player": rd.Turn, "rolls": gametest.RandomTurn(rng, rs)}
 		if !t.timed(ctx, phase, res, "POST /rounds/{n}/turns", fmt.Sprintf("/v1/tables/%d/rounds/%d/turns", t.id, rd.Number), body, &rd) {
 			return
 		}
@@ -229,29 +230,6 @@ func (t *benchTable) do(req *http.Request, out any) ([]byte, int, error) {
 		err = json.Unmarshal(raw, out)
 	}
 	return raw, res.StatusCode, err
-}
-
-// randomTurn is a legal whole bar turn: up to three throws of random dice,
-// as many as the turn calls for, standing on whatever it makes.
-func randomTurn(rng *mrand.Rand, rs game.Ruleset) []game.Roll {
-	turn := game.NewTurn(rs)
-	var rolls []game.Roll
-	for !turn.Next().Over && len(rolls) < 3 {
-		n := turn.Next().Throw
-		if n == 0 {
-			break
-		}
-		dice := make([]int, n)
-		for i := range dice {
-			dice[i] = 1 + rng.IntN(6)
-		}
-		r := game.Roll{Dice: dice}
-		if turn.Roll(r) != nil {
-			continue
-		}
-		rolls = append(rolls, r)
-	}
-	return rolls
 }
 
 func randomTag() string {
