@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-	"github.com/tally-dice/tally/table"
 )
 
 // Problem is an RFC 9457 problem document. Type is stable per kind of error
@@ -22,6 +21,9 @@ type Problem struct {
 	Roll     int    `json:"roll,omitempty"`
 	Die      int    `json:"die,omitempty"`
 	Rule     string `json:"rule,omitempty"`
+	// logged: the error behind it is logged, as a 5xx's is (a refusal
+	// that should not happen, say).
+	logged bool
 }
 
 // problemMediaType is the content type of every error response.
@@ -120,7 +122,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		}
 		p := problemFor(err)
 		p.Instance = c.Request().URL.Path
-		if p.Status >= 500 || errors.Is(err, table.ErrChanged) {
+		if p.Status >= 500 || p.logged {
 			log.Error("request failed", "method", c.Request().Method, "path", p.Instance, "err", err)
 		}
 		writeProblem(c, p)

@@ -55,7 +55,9 @@ func domainProblem(err error) (Problem, bool) {
 				if detail == "" {
 					detail = err.Error()
 				}
-				return m.kind.problem(detail), true
+				p := m.kind.problem(detail)
+				p.logged = m.log
+				return p, true
 			}
 		}
 	}
@@ -64,28 +66,30 @@ func domainProblem(err error) (Problem, bool) {
 
 // domainKinds maps the domain's sentinel errors to problem kinds, first
 // match wins. A row with a detail says that instead of the error, whose
-// words are for the log (a database outage names hosts and users).
+// words are for the log (a database outage names hosts and users); a row
+// with log set has the error logged, as a 5xx's is.
 var domainKinds = []struct {
 	errs   []error
 	kind   *problemKind
 	detail string
+	log    bool
 }{
-	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering; nothing was changed, so the same request can be sent again shortly"},
-	{[]error{table.ErrUnknownToken}, kindUnauthorized, ""},
-	{[]error{table.ErrForbidden}, kindForbidden, ""},
-	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, ""},
-	{[]error{game.ErrOutOfTurn}, kindOutOfTurn, ""},
-	{[]error{table.ErrRoundPlaying}, kindRoundBusy, ""},
-	{[]error{table.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound, ""},
-	{[]error{table.ErrTableClosed}, kindTableClosed, ""},
-	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, ""},
-	{[]error{table.ErrInsufficientFunds}, kindInsufficient, ""},
-	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, ""},
-	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict, ""},
-	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again"},
-	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules, ""},
+	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering; nothing was changed, so the same request can be sent again shortly", false},
+	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
+	{[]error{table.ErrForbidden}, kindForbidden, "", false},
+	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},
+	{[]error{game.ErrOutOfTurn}, kindOutOfTurn, "", false},
+	{[]error{table.ErrRoundPlaying}, kindRoundBusy, "", false},
+	{[]error{table.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound, "", false},
+	{[]error{table.ErrTableClosed}, kindTableClosed, "", false},
+	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, "", false},
+	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
+	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
+	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict, "", false},
+	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},
+	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules, "", false},
 	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
-		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid, ""},
+		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid, "", false},
 	{[]error{odds.ErrRuleset, odds.ErrRollsLeft, odds.ErrLater, odds.ErrPoint, odds.ErrBanked,
-		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid, ""},
+		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid, "", false},
 }

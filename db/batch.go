@@ -64,8 +64,8 @@ func (b *Batch) Begin() { b.raw("BEGIN") }
 // snapshot of the database from its first statement to its last.
 func (b *Batch) BeginRead() { b.raw("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
 
-// Commit queues COMMIT. The deferred checks of the books run then, so a
-// journal transaction that does not balance fails here (ErrUnbalanced).
+// Commit queues COMMIT. After a failed statement the transaction is
+// aborted and COMMIT rolls it back: nothing of it is written.
 func (b *Batch) Commit() { b.raw("COMMIT") }
 
 func (b *Batch) raw(sql string) {

@@ -23,7 +23,7 @@ type Notice struct {
 	Kind string
 }
 
-// parseNotice reads a notification sent by Notify.
+// parseNotice reads a notification sent by TableAppend.
 func parseNotice(payload string) (int64, Notice, error) {
 	parts := strings.SplitN(payload, ":", 3)
 	if len(parts) != 3 {

@@ -118,11 +118,3 @@ func ints(in []int32) []int {
 	}
 	return out
 }
-
-func dice(in []int) []int32 {
-	out := make([]int32, len(in))
-	for i, v := range in {
-		out[i] = int32(v)
-	}
-	return out
-}

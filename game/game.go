@@ -37,7 +37,7 @@ type Game struct {
 
 // NewGame starts a table's game. Seats are the players clockwise; first is
 // who throws first in the first round: the roll-off winner under roll-off
-// (required), otherwise the first seat when "".
+// (required), otherwise the first seat when 0.
 func NewGame(rs Ruleset, seats []PlayerID, first PlayerID) (*Game, error) {
 	if err := checkSeats(seats); err != nil {
 		return nil, err

@@ -13,7 +13,9 @@
 // second batch with every write, the audit events, the table row's new
 // chain head and round count, one notification and the COMMIT. Seating a
 // player takes one more round trip, for the player's new id. A read is one
-// batch in a read-only snapshot.
+// batch in a read-only snapshot; a read of the whole history (rounds,
+// ledger, audit) authenticates the caller in a first batch and reads the
+// history in a second, of the same snapshot.
 //
 // A round is stored as its setup plus every accepted action, in order, and
 // the game's state just before it. A request resumes the game from the

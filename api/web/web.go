@@ -39,8 +39,9 @@
 //     throw, and a wrong count comes back with its reason, highlighted die
 //     and all, for the player to correct.
 //   - Idempotency: a write's key is made once per intended action and kept
-//     across retries (network failures, timeouts after 10 s, 502-504, and
-//     "same key in flight"); a refusal from the rules drops the key, since the
+//     across retries (network failures, timeouts after 10 s, 502-504; a
+//     retry of a request still in flight waits for it and replays its
+//     answer); a refusal from the rules drops the key, since the
 //     corrected entry is a new intention.
 //   - Live updates: the app refetches the table and the current round on
 //     each "change", on a "sync" whose sequence number it has not seen (which

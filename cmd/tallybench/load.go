@@ -92,13 +92,12 @@ func playRounds(ctx context.Context, e *env, clients int, warmup, d time.Duratio
 
 // benchTable is one client's table.
 type benchTable struct {
-	hc    *http.Client
-	base  string
-	id    int64
-	host  string
-	round int
-	keyN  int
-	tag   string
+	hc   *http.Client
+	base string
+	id   int64
+	host string
+	keyN int
+	tag  string
 }
 
 func newBenchTable(ctx context.Context, hc *http.Client, base string, i int) (*benchTable, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/db/pgserver"
 )
 
@@ -36,7 +34,7 @@ func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
 			return nil, err
 		}
 		e := &env{url: strings.TrimSuffix(c.URL, "/"), pgbenchDSN: dsn}
-		return e, createDatabases(ctx, c.DatabaseURL, pgbenchDatabase)
+		return e, pgserver.CreateDatabases(ctx, c.DatabaseURL, pgbenchDatabase)
 	}
 	fmt.Fprintln(log, "tallybench: starting a durable PostgreSQL")
 	srv, err := pgserver.Start(ctx, pgserver.Config{Fsync: true, Settings: map[string]string{"max_connections": "200"}})
@@ -44,11 +42,11 @@ func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
 		return nil, err
 	}
 	e := &env{server: srv, pgbenchDSN: srv.DSNFor(pgbenchDatabase)}
-	if err := createDatabases(ctx, srv.DSN(), "tally", pgbenchDatabase); err != nil {
+	if err := pgserver.CreateDatabases(ctx, srv.DSN(), "tally", pgbenchDatabase); err != nil {
 		e.close()
 		return nil, err
 	}
-	port, err := freePort()
+	port, err := pgserver.FreePort()
 	if err != nil {
 		e.close()
 		return nil, err
@@ -89,27 +87,6 @@ func (e *env) close() {
 	}
 }
 
-// createDatabases makes the named databases on the server unless they exist.
-func createDatabases(ctx context.Context, dsn string, names ...string) error {
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return fmt.Errorf("connect to %s: %w", pgserver.Redact(dsn), err)
-	}
-	defer conn.Close(ctx)
-	for _, name := range names {
-		var exists bool
-		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
-			return err
-		}
-		if !exists {
-			if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // waitReady waits for tallyd's /readyz.
 func waitReady(ctx context.Context, base string) error {
 	deadline := time.Now().Add(2 * time.Minute)
@@ -127,13 +104,4 @@ func waitReady(ctx context.Context, base string) error {
 		}
 	}
 	return fmt.Errorf("tallyd at %s did not become ready", base)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/pgserver"
 )
@@ -46,30 +45,12 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 		return nil, err
 	}
 	d := &database{dsn: srv.DSNFor(managedDatabase), managed: true, server: srv}
-	if err := createDatabase(ctx, srv.DSN(), managedDatabase); err != nil {
+	if err := pgserver.CreateDatabases(ctx, srv.DSN(), managedDatabase); err != nil {
 		d.close(log)
 		return nil, err
 	}
 	log.Info("managed PostgreSQL ready", "port", srv.Port())
 	return d, nil
-}
-
-// createDatabase creates the named database unless it exists already.
-func createDatabase(ctx context.Context, adminDSN, name string) error {
-	conn, err := pgx.Connect(ctx, adminDSN)
-	if err != nil {
-		return fmt.Errorf("connect to managed PostgreSQL: %w", err)
-	}
-	defer conn.Close(ctx)
-	var exists bool
-	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
-		return err
-	}
-	if exists {
-		return nil
-	}
-	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
-	return err
 }
 
 // openPool opens the connection pool. Its size is, in order: maxConns when

@@ -1,9 +1,12 @@
 package pgserver
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // WithDatabase returns dsn pointing at another database on the same
@@ -28,4 +31,26 @@ func Redact(dsn string) string {
 		return u.Redacted()
 	}
 	return "the configured server"
+}
+
+// CreateDatabases makes the named databases on the server dsn reaches,
+// unless they exist already.
+func CreateDatabases(ctx context.Context, dsn string, names ...string) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", Redact(dsn), err)
+	}
+	defer conn.Close(ctx)
+	for _, name := range names {
+		var exists bool
+		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

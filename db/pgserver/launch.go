@@ -26,7 +26,7 @@ func (s *Server) launch(ctx context.Context) error {
 	for range portAttempts {
 		port := s.cfg.Port
 		if port == 0 {
-			if port, err = freePort(); err != nil {
+			if port, err = FreePort(); err != nil {
 				return err
 			}
 		}
@@ -102,8 +102,9 @@ func (p *process) exitedNow() bool {
 	}
 }
 
-// freePort asks the kernel for a port that is free right now.
-func freePort() (int, error) {
+// FreePort asks the kernel for a TCP port on the loopback that is free
+// right now.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, fmt.Errorf("find a free port: %w", err)
