@@ -3,7 +3,6 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -15,23 +14,17 @@ import (
 // maxKeyLength bounds an Idempotency-Key.
 const maxKeyLength = 255
 
-// idempotencyKey reads a write's Idempotency-Key and says what it means: the
-// key is scoped to the token that sent it (requests without one share a
-// scope, so their keys must be random), fingerprinted by the method, path
-// and body so a key reused for another request is refused, and answered
-// with status. The service stores the answer with the write.
+// idempotencyKey reads a write's Idempotency-Key and says what it means:
+// the key, fingerprinted by the method, path and body so that a key reused
+// for another request is refused, and answered with status. The service
+// scopes it to whoever sent it and stores the answer with the write.
 func idempotencyKey(c echo.Context, body []byte, status int) (table.Key, error) {
 	key := c.Request().Header.Get("Idempotency-Key")
 	if err := checkKey(key); err != nil {
 		return table.Key{}, err
 	}
-	k := table.Key{Key: key, Scope: "anonymous", Status: status,
-		Hash: requestHash([]byte(c.Request().Method), []byte(c.Request().URL.Path), body)}
-	if token, ok := bearer(c); ok {
-		h := sha256.Sum256([]byte(token))
-		k.Scope = "token:" + hex.EncodeToString(h[:])
-	}
-	return k, nil
+	return table.Key{Key: key, Status: status,
+		Hash: requestHash([]byte(c.Request().Method), []byte(c.Request().URL.Path), body)}, nil
 }
 
 // requestHash fingerprints a request's parts, length-prefixed so that

@@ -29,7 +29,7 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	var l db.Loaded
 	b.TableLock(tbl.ID, &locked)
 	b.PlayerList(tbl.ID, &players)
-	b.TableLoad(tbl.ID, nil, db.KeyRef{}, &l)
+	b.TableLoad(tbl.ID, db.KeyRef{}, &l)
 	// BEGIN, the lock, the players, and TableLoad's players, accounts,
 	// latest round and its actions.
 	if b.Len() != 7 {

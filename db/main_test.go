@@ -222,13 +222,24 @@ func TestTablesAndPlayers(t *testing.T) {
 	must(t, pool, b)
 	newPlayer(t, pool, tbl.ID, "Cy", 1) // the seat is free again
 	var players []db.Player
-	var byToken db.Player
+	var byHost, byAnn, byStranger db.Table
 	b.PlayerList(tbl.ID, &players)
 	b.AccountList(tbl.ID, &accounts)
-	b.PlayerByToken(tbl.ID, ann.TokenHash, &byToken)
+	b.TableLockAs(tbl.ID, hash32("hostJOIN1"), &byHost)
+	b.TableLockAs(tbl.ID, ann.TokenHash, &byAnn)
+	b.TableLockAs(tbl.ID, hash32("stranger"), &byStranger)
 	must(t, pool, b)
+	var byToken db.Player
+	for _, p := range players {
+		if string(p.TokenHash) == string(ann.TokenHash) {
+			byToken = p
+		}
+	}
 	if len(players) != 3 || len(accounts) != 5 || byToken.ID != ann.ID || byToken.LeftAt == nil {
 		t.Fatalf("players %+v, accounts %+v, Ann by token %+v", players, accounts, byToken)
+	}
+	if byHost.ID != tbl.ID || byAnn.ID != tbl.ID || byStranger.ID != 0 {
+		t.Fatalf("locked by the host's token %d, Ann's (who left) %d, a stranger's %d", byHost.ID, byAnn.ID, byStranger.ID)
 	}
 	b.TableClose(tbl.ID)
 	must(t, pool, b)
@@ -273,7 +284,7 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	var all []db.Action
 	var turns []db.Turn
 	b.TableGet(tbl.ID, &row)
-	b.TableLoad(tbl.ID, q.TokenHash, db.KeyRef{TableID: tbl.ID, Scope: "s", Key: "k"}, &l)
+	b.TableLoad(tbl.ID, db.KeyRef{TableID: tbl.ID, Scope: "s", Key: "k"}, &l)
 	b.RoundGet(tbl.ID, 1, &got)
 	b.ActionListByTable(tbl.ID, &all)
 	b.TurnListByTable(tbl.ID, &turns)
@@ -295,7 +306,7 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	if len(turns) != 1 || turns[0].Round != 1 || turns[0].Score != 7 || fmt.Sprint(turns[0].Cargo) != "[6 1]" {
 		t.Fatalf("turns read back as %+v", turns)
 	}
-	if len(l.Players) != 2 || l.Players[1].Name != "Bob" || len(l.Accounts) != 4 || l.Caller.ID != q.ID ||
+	if len(l.Players) != 2 || l.Players[1].Name != "Bob" || len(l.Accounts) != 4 || string(l.Players[1].TokenHash) != string(q.TokenHash) ||
 		l.Key.Status != 201 || string(l.Key.Body) != `{}` || string(l.Key.RequestHash) != string(hash32("r")) {
 		t.Fatalf("the table's state: %+v", l)
 	}

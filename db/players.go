@@ -43,16 +43,6 @@ func (b *Batch) PlayerInsert(tableID int64, p NewPlayer, out *Player) {
 	})
 }
 
-// PlayerByToken queues finding the player of a table whose token hashes to
-// hash; none leaves out zero.
-func (b *Batch) PlayerByToken(tableID int64, hash []byte, out *Player) {
-	b.queue(func(q dbsqlc.DBTX) error {
-		return optional(out, func() (dbsqlc.Player, error) {
-			return queries.PlayerByToken(b.ctx, q, dbsqlc.PlayerByTokenParams{TableID: tableID, TokenHash: hash})
-		}, toPlayer)
-	})
-}
-
 // PlayerList queues reading a table's players by seat, those who left
 // included.
 func (b *Batch) PlayerList(tableID int64, out *[]Player) {

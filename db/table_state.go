@@ -8,8 +8,8 @@ import (
 	"github.com/tally-dice/tally/game"
 )
 
-// This file is what every request reads of a table (TableLoad) and what
-// every write adds to it at the end (TableAppend).
+// This file is what every write reads of a table (TableLoad) and adds to
+// it at the end (TableAppend).
 
 // KeyRef names a stored Idempotency-Key.
 type KeyRef struct {
@@ -24,42 +24,42 @@ type Loaded struct {
 	Accounts []Account
 	Latest   Round    // the latest round; Number 0 when none was played
 	Actions  []Action // the latest round's
-	// Caller is the player the token hash belongs to (ID 0 for none); only
-	// its id and when it left are read.
-	Caller Player
 	// Key is the stored answer of the Idempotency-Key looked up (no
 	// RequestHash when there is none).
 	Key IdempotencyKey
 }
 
-// TableLoad queues reading a table's players, accounts, latest round with
-// its actions, the player whose token hashes to tokenHash (when it is not
-// nil) and the stored Idempotency-Key key (when key.Key is set): a few
-// small indexed reads, sent in the same round trip. A writer queues them
-// after TableLock, so they read what the last writer committed.
-func (b *Batch) TableLoad(tableID int64, tokenHash []byte, key KeyRef, out *Loaded) {
+// TableLoad queues reading what a write needs of a table: its players,
+// accounts, latest round with its actions (RoundLatest) and the stored
+// Idempotency-Key key (when key.Key is set), a few small indexed reads sent
+// in the same round trip. A writer queues them after TableLock, so they
+// read what the last writer committed.
+func (b *Batch) TableLoad(tableID int64, key KeyRef, out *Loaded) {
 	b.PlayerList(tableID, &out.Players)
 	b.AccountList(tableID, &out.Accounts)
+	b.RoundLatest(tableID, &out.Latest, &out.Actions)
+	if key.Key != "" {
+		b.IdempotencyKeyGet(key.TableID, key.Scope, key.Key, &out.Key)
+	}
+}
+
+// RoundLatest queues reading a table's latest round and its actions; with
+// no round, latest is left zero.
+func (b *Batch) RoundLatest(tableID int64, latest *Round, actions *[]Action) {
 	b.queue(func(q dbsqlc.DBTX) error {
-		return optional(&out.Latest, func() (dbsqlc.Round, error) { return queries.RoundLatest(b.ctx, q, tableID) }, toRound)
+		return optional(latest, func() (dbsqlc.Round, error) { return queries.RoundLatest(b.ctx, q, tableID) }, toRound)
 	})
 	b.queue(func(q dbsqlc.DBTX) error {
 		rows, err := queries.ActionListLatest(b.ctx, q, tableID)
 		if err != nil {
 			return err
 		}
-		out.Actions = make([]Action, len(rows))
+		*actions = make([]Action, len(rows))
 		for i, r := range rows {
-			out.Actions[i] = toAction(out.Latest.Number, r)
+			(*actions)[i] = toAction(latest.Number, r)
 		}
 		return nil
 	})
-	if tokenHash != nil {
-		b.PlayerByToken(tableID, tokenHash, &out.Caller)
-	}
-	if key.Key != "" {
-		b.IdempotencyKeyGet(key.TableID, key.Scope, key.Key, &out.Key)
-	}
 }
 
 // Append is what a write adds to a table's history.

@@ -91,15 +91,14 @@ func (b *Batch) TableLock(id int64, out *Table) {
 	})
 }
 
-// TableLockAs queues taking the table's lock, as TableLock does, for the
-// holder of a token whose hash is tokenHash, if it is the host's, the
-// auditor's or a player's of the table; locked says whether it was. Queue
-// TableGet after it to read the row as the lock found it.
-func (b *Batch) TableLockAs(id int64, tokenHash []byte, locked *bool) {
+// TableLockAs is TableLock for the holder of a token whose hash is
+// tokenHash, if it is the host's, the auditor's or a player's of the table;
+// any other token reads no row (out is left zero) and takes no lock.
+func (b *Batch) TableLockAs(id int64, tokenHash []byte, out *Table) {
 	b.queue(func(q dbsqlc.DBTX) error {
-		n, err := queries.TableLockAs(b.ctx, q, dbsqlc.TableLockAsParams{ID: id, TokenHash: tokenHash})
-		*locked = n == 1
-		return err
+		return optional(out, func() (dbsqlc.Table, error) {
+			return queries.TableLockAs(b.ctx, q, dbsqlc.TableLockAsParams{ID: id, TokenHash: tokenHash})
+		}, toTable)
 	})
 }
 

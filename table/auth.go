@@ -97,26 +97,27 @@ func checkAuth(a Auth) error {
 	return nil
 }
 
-// isPlayerToken reports whether the token is looked up among the players.
-func isPlayerToken(tok string) bool { return strings.HasPrefix(tok, prefixPlayer) }
-
-// authenticate finds who a token is at a table read from the database:
-// the host or the auditor by the table row's hashes, a player by the
-// player row found with the token's hash (zero when none was).
-func authenticate(a Auth, t db.Table, p db.Player) (Principal, error) {
-	if t.ID == 0 {
-		return Principal{}, fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
-	}
-	h := hashToken(a.Token)
+// authenticate finds who a token (and its hash) is at a table read from
+// the database: the host or the auditor by the table row's hashes, a
+// player by the hash among the table's players. A table not read (ID 0:
+// missing, or not locked for this token) knows no token.
+func authenticate(token string, h []byte, t db.Table, players []db.Player) (Principal, error) {
+	unknown := fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
 	switch {
-	case strings.HasPrefix(a.Token, prefixHost) && subtle.ConstantTimeCompare(h, t.HostTokenHash) == 1:
+	case t.ID == 0:
+		return Principal{}, unknown
+	case strings.HasPrefix(token, prefixHost) && subtle.ConstantTimeCompare(h, t.HostTokenHash) == 1:
 		return Principal{Role: RoleHost, TableID: t.ID}, nil
-	case strings.HasPrefix(a.Token, prefixAudit) && subtle.ConstantTimeCompare(h, t.AuditTokenHash) == 1:
+	case strings.HasPrefix(token, prefixAudit) && subtle.ConstantTimeCompare(h, t.AuditTokenHash) == 1:
 		return Principal{Role: RoleAudit, TableID: t.ID}, nil
-	case isPlayerToken(a.Token) && p.ID != 0:
-		return Principal{Role: RolePlayer, TableID: t.ID, Player: p.ID, Left: p.LeftAt != nil}, nil
+	case strings.HasPrefix(token, prefixPlayer):
+		for _, p := range players {
+			if subtle.ConstantTimeCompare(h, p.TokenHash) == 1 {
+				return Principal{Role: RolePlayer, TableID: t.ID, Player: p.ID, Left: p.LeftAt != nil}, nil
+			}
+		}
 	}
-	return Principal{}, fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
+	return Principal{}, unknown
 }
 
 // mayWrite says why p may not change the table's play, or nil: the auditor

@@ -18,7 +18,7 @@ func BenchmarkRequest(b *testing.B) {
 	key := 0
 	next := func(status int) Key {
 		key++
-		return Key{Key: "k" + strconv.Itoa(key), Scope: "bench", Hash: []byte{byte(key)}, Status: status}
+		return Key{Key: "k" + strconv.Itoa(key), Hash: []byte{byte(key)}, Status: status}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

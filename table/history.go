@@ -45,10 +45,10 @@ type EventPage struct {
 // dice under the cup.
 func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int) (EventPage, error) {
 	var events []chain.Event
-	r, who, err := s.read(ctx, a, func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, readPlan{round: true, queue: func(b *db.Batch) {
 		// One more than a page says whether there is a next page.
 		b.EventPage(a.TableID, after, limit+1, &events)
-	})
+	}})
 	if err != nil {
 		return EventPage{}, err
 	}
@@ -149,13 +149,13 @@ func (s *Service) Audit(ctx context.Context, a Auth) (AuditReport, error) {
 		turns   []db.Turn
 		journal []db.JournalEntry
 	)
-	now, _, err := s.readHistory(ctx, a, func(b *db.Batch) {
+	now, _, err := s.read(ctx, a, readPlan{accounts: true, history: func(b *db.Batch) {
 		b.EventList(a.TableID, &events)
 		b.RoundList(a.TableID, &rounds)
 		b.ActionListByTable(a.TableID, &actions)
 		b.TurnListByTable(a.TableID, &turns)
 		b.JournalList(a.TableID, &journal)
-	})
+	}})
 	if err != nil {
 		return AuditReport{}, err
 	}

@@ -15,7 +15,7 @@ type Notice = db.Notice
 // called. ready is closed once changes are being listened for: anything
 // committed after that is noticed. seq is where the table's log ends now.
 func (s *Service) Watch(ctx context.Context, a Auth) (notices <-chan Notice, ready <-chan struct{}, stop func(), seq int64, err error) {
-	r, _, err := s.read(ctx, a, nil)
+	r, _, err := s.read(ctx, a, readPlan{})
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
@@ -25,7 +25,7 @@ func (s *Service) Watch(ctx context.Context, a Auth) (notices <-chan Notice, rea
 
 // LastSeq is where a table's log ends now, for a watcher's periodic sync.
 func (s *Service) LastSeq(ctx context.Context, a Auth) (int64, error) {
-	r, _, err := s.read(ctx, a, nil)
+	r, _, err := s.read(ctx, a, readPlan{})
 	if err != nil {
 		return 0, err
 	}

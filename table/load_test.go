@@ -68,7 +68,7 @@ func agree(t *testing.T, f *fixture, tableID int64) {
 	var rounds []db.Round
 	var actions []db.Action
 	b.TableGet(tableID, &row)
-	b.TableLoad(tableID, nil, db.KeyRef{}, &l)
+	b.TableLoad(tableID, db.KeyRef{}, &l)
 	b.RoundList(tableID, &rounds)
 	b.ActionListByTable(tableID, &actions)
 	noErr(t, b.Send(conn))

@@ -18,7 +18,7 @@ func (s *Service) Balances(ctx context.Context, a Auth) (BalancesView, error) {
 
 // sheet reads the balance sheet of the caller's table.
 func (s *Service) sheet(ctx context.Context, a Auth) (ledger.BalanceSheet, error) {
-	r, _, err := s.read(ctx, a, nil)
+	r, _, err := s.read(ctx, a, readPlan{accounts: true})
 	if err != nil {
 		return ledger.BalanceSheet{}, err
 	}
@@ -28,7 +28,7 @@ func (s *Service) sheet(ctx context.Context, a Auth) (ledger.BalanceSheet, error
 // Statement reads the table's journal, every transaction with its postings.
 func (s *Service) Statement(ctx context.Context, a Auth) ([]ledger.Transaction, error) {
 	var journal []db.JournalEntry
-	r, _, err := s.readHistory(ctx, a, func(b *db.Batch) { b.JournalList(a.TableID, &journal) })
+	r, _, err := s.read(ctx, a, readPlan{history: func(b *db.Batch) { b.JournalList(a.TableID, &journal) }})
 	if err != nil {
 		return nil, err
 	}

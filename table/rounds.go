@@ -119,10 +119,10 @@ func rollOff(seats []game.PlayerID, in []RollOffThrowInput) ([]game.RollOffThrow
 func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, error) {
 	var row db.Round
 	var actions []db.Action
-	r, who, err := s.read(ctx, a, func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, readPlan{queue: func(b *db.Batch) {
 		b.RoundGet(a.TableID, number, &row)
 		b.ActionListByRound(a.TableID, number, &actions)
-	})
+	}})
 	if err != nil {
 		return RoundView{}, err
 	}
@@ -140,10 +140,10 @@ func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, err
 func (s *Service) Rounds(ctx context.Context, a Auth) ([]RoundView, error) {
 	var rounds []db.Round
 	var actions []db.Action
-	r, who, err := s.readHistory(ctx, a, func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, readPlan{history: func(b *db.Batch) {
 		b.RoundList(a.TableID, &rounds)
 		b.ActionListByTable(a.TableID, &actions)
-	})
+	}})
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
-	k.Scope = scopeJoin
+	k.scope = scopeJoin
 	return s.write(ctx, target{tableID: tableID, open: true}, k, func(w *writer) (any, error) {
 		if err := w.openTable(); err != nil {
 			return nil, err

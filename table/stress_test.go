@@ -26,7 +26,7 @@ type stressRequest struct {
 
 // send makes the request at its table with its key.
 func (r stressRequest) send(ctx context.Context, svc *Service, host Auth, key string) (Reply, error) {
-	k := Key{Key: key, Scope: "stress", Hash: []byte(key), Status: 201}
+	k := Key{Key: key, Hash: []byte(key), Status: 201}
 	switch r.op {
 	case 0:
 		return svc.Deposit(ctx, host, k, CashInput{Player: r.players[r.a], Amount: r.amount})
@@ -147,7 +147,7 @@ func TestSameKeySubmittedAtOnce(t *testing.T) {
 		for range submitters {
 			wg.Go(func() {
 				<-start
-				r, err := f.svc.Deposit(ctx, f.host, Key{Key: key, Scope: "burst", Hash: []byte(key), Status: 201},
+				r, err := f.svc.Deposit(ctx, f.host, Key{Key: key, Hash: []byte(key), Status: 201},
 					CashInput{Player: f.players[0], Amount: 1})
 				outcome := "fresh"
 				switch {
@@ -184,7 +184,7 @@ func TestWritesRetryConcurrencyAborts(t *testing.T) {
 	f := newFixture(t, NewTable{Players: []string{"Ann"}})
 	for _, code := range []string{"40001", "40P01"} {
 		attempts := 0
-		_, err := f.svc.write(f.ctx, target{tableID: f.host.TableID, token: f.host.Token}, Key{Status: 201}, func(w *writer) (any, error) {
+		_, err := f.svc.write(f.ctx, tokenTarget(f.host), Key{Status: 201}, func(w *writer) (any, error) {
 			attempts++
 			if attempts < 3 {
 				_, err := w.conn.Exec(w.ctx, `DO $$ BEGIN RAISE EXCEPTION 'simulated' USING ERRCODE = '`+code+`'; END $$`)
@@ -204,7 +204,7 @@ func TestWritesRetryConcurrencyAborts(t *testing.T) {
 		t.Fatalf("Ann's balance %d, want 2: each deposit committed once", got)
 	}
 	attempts := 0
-	_, err := f.svc.write(f.ctx, target{tableID: f.host.TableID, token: f.host.Token}, Key{}, func(w *writer) (any, error) {
+	_, err := f.svc.write(f.ctx, tokenTarget(f.host), Key{}, func(w *writer) (any, error) {
 		attempts++
 		_, err := w.conn.Exec(w.ctx, `DO $$ BEGIN RAISE EXCEPTION 'always' USING ERRCODE = '40001'; END $$`)
 		return nil, err

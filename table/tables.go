@@ -39,9 +39,9 @@ type Created struct {
 }
 
 // CreateTable makes a table, its pot and bank, and its first seats. The
-// key's scope is ignored: keys of tables being made share one scope.
+// keys of tables being made share one scope.
 func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, error) {
-	k.Scope = scopeCreate
+	k.scope = scopeCreate
 	rs, err := game.NewRuleset(in.Preset, in.Options)
 	if err != nil {
 		return Reply{}, err
@@ -94,7 +94,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []
 	b.Begin()
 	var stored db.IdempotencyKey
 	if k.Key != "" {
-		b.IdempotencyKeyGet(0, k.Scope, k.Key, &stored)
+		b.IdempotencyKeyGet(0, k.scope, k.Key, &stored)
 	}
 	b.TableNextID(&t.ID)
 	if err := b.Send(conn); err != nil {
@@ -168,7 +168,7 @@ func newJoinCode() string {
 
 // Table reads a table as the caller may see it.
 func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
-	r, who, err := s.read(ctx, a, nil)
+	r, who, err := s.read(ctx, a, readPlan{accounts: true, round: true})
 	if err != nil {
 		return TableView{}, err
 	}
@@ -231,5 +231,7 @@ func (s *Service) tableWrite(ctx context.Context, a Auth, k Key, do func(w *writ
 	if err := checkAuth(a); err != nil {
 		return Reply{}, err
 	}
-	return s.write(ctx, target{tableID: a.TableID, token: a.Token}, k, do)
+	t := tokenTarget(a)
+	k.scope = tokenScope(t.hash)
+	return s.write(ctx, t, k, do)
 }

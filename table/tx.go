@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,17 +15,24 @@ import (
 	"github.com/tally-dice/tally/ledger"
 )
 
-// Key makes a write idempotent: the request's Idempotency-Key, the scope
-// it belongs to (who sent it), a fingerprint of the request and the status
-// the answer goes out with. The answer is stored with the key in the
-// write's own transaction, so a retry replays it and never applies twice;
-// a write that fails stores nothing. A zero Key stores nothing.
+// Key makes a write idempotent: the request's Idempotency-Key, a
+// fingerprint of the request and the status the answer goes out with. The
+// answer is stored with the key in the write's own transaction, so a retry
+// replays it and never applies twice; a write that fails stores nothing. A
+// zero Key stores nothing.
+//
+// The service scopes a key to whoever sent it: the token's hash
+// ("token:<hex>", as stored since before migration 3), the table's joins
+// (scopeJoin) or the tables being made (scopeCreate).
 type Key struct {
 	Key    string
-	Scope  string
 	Hash   []byte
 	Status int
+	scope  string
 }
+
+// tokenScope is the scope of the keys a token sends.
+func tokenScope(hash []byte) string { return "token:" + hex.EncodeToString(hash) }
 
 // Reply is a write's answer, exactly as stored for its key: the status and
 // the JSON body, and whether it is a replay. Value is the typed answer of a
@@ -64,7 +72,13 @@ type writer struct {
 type target struct {
 	tableID int64
 	token   string
-	open    bool // the caller proves nothing: the join code found the table
+	hash    []byte // the token's
+	open    bool   // the caller proves nothing: the join code found the table
+}
+
+// tokenTarget is the table a's token writes to, with the token's hash.
+func tokenTarget(a Auth) target {
+	return target{tableID: a.TableID, token: a.Token, hash: hashToken(a.Token)}
 }
 
 // write runs one write in one transaction: it locks the table (if the
@@ -91,28 +105,22 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	b.Begin()
 	var row db.Table
 	var l db.Loaded
-	locked := false
 	if t.open {
 		b.TableLock(t.tableID, &row)
 	} else {
-		// Only a token of the table takes its lock: anyone else is
-		// refused below without having held up the table's writers.
-		b.TableLockAs(t.tableID, hashToken(t.token), &locked)
-		b.TableGet(t.tableID, &row)
+		// Only a token of the table takes its lock (and reads the row):
+		// anyone else is refused below without having held up the
+		// table's writers.
+		b.TableLockAs(t.tableID, t.hash, &row)
 	}
-	b.TableLoad(t.tableID, callerHash(t.token), db.KeyRef{TableID: t.tableID, Scope: k.Scope, Key: k.Key}, &l)
+	b.TableLoad(t.tableID, db.KeyRef{TableID: t.tableID, Scope: k.scope, Key: k.Key}, &l)
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
 	who := Principal{TableID: t.tableID}
 	if !t.open {
-		if who, err = authenticate(Auth{TableID: t.tableID, Token: t.token}, row, l.Caller); err != nil {
+		if who, err = authenticate(t.token, t.hash, row, l.Players); err != nil {
 			return Reply{}, err
-		}
-		if !locked {
-			// authenticate accepts no token the lock refused; should the
-			// two ever disagree, nothing is written unlocked.
-			return Reply{}, fmt.Errorf("%w: table %d was not locked for this token", ErrChanged, t.tableID)
 		}
 	} else if row.ID == 0 {
 		return Reply{}, fmt.Errorf("%w: no open table has that join code", ErrNotFound)
@@ -131,15 +139,6 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		return Reply{}, err
 	}
 	return w.commit(k, v)
-}
-
-// callerHash is the hash to look a player token up by; other tokens are
-// not looked up among the players.
-func callerHash(token string) []byte {
-	if isPlayerToken(token) {
-		return hashToken(token)
-	}
-	return nil
 }
 
 // replay answers with a key's stored response, or refuses a key used
@@ -177,7 +176,7 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 	h := w.history
 	h.Events, h.Head, h.Rounds = w.events, w.head, w.rounds
 	if k.Key != "" {
-		h.Key = db.IdempotencyKey{TableID: keyTable(id, k), Scope: k.Scope, Key: k.Key, RequestHash: k.Hash,
+		h.Key = db.IdempotencyKey{TableID: keyTable(id, k), Scope: k.scope, Key: k.Key, RequestHash: k.Hash,
 			Status: k.Status, Body: body, ContentType: "application/json"}
 	}
 	w.out.TableAppend(id, h)
@@ -191,7 +190,7 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 // keyTable is the table a key is stored under: 0 for the keys of tables
 // being made (whose id the client could not know).
 func keyTable(id int64, k Key) int64 {
-	if k.Scope == scopeCreate {
+	if k.scope == scopeCreate {
 		return 0
 	}
 	return id
@@ -260,7 +259,8 @@ func stateOf(row db.Table, l db.Loaded) (*tableState, error) {
 	return st, st.resume(l.Latest, l.Actions)
 }
 
-// reading is what a read found: the table row and what TableLoad read.
+// reading is what a read found: the table row and, of what TableLoad
+// reads for a write, what the read asked for.
 type reading struct {
 	row db.Table
 	db.Loaded
@@ -270,23 +270,23 @@ type reading struct {
 // longer replays is ErrHistoryBroken.
 func (r reading) state() (*tableState, error) { return stateOf(r.row, r.Loaded) }
 
-// read runs one read in a read-only snapshot, in one round trip: the table
-// row and what TableLoad reads (which finds the caller too), with whatever
-// queue adds. The caller is authenticated before anything read is used.
-func (s *Service) read(ctx context.Context, a Auth, queue func(b *db.Batch)) (reading, Principal, error) {
-	return s.readIn(ctx, a, queue, nil)
+// readPlan is what a read needs besides the table row and its players,
+// which every read reads to authenticate the caller.
+type readPlan struct {
+	accounts bool            // the table's accounts
+	round    bool            // the latest round and its actions
+	queue    func(*db.Batch) // more, in the same round trip
+	// history is the table's whole history (its rounds, its ledger, its
+	// audit log): read in a second round trip of the same snapshot, once
+	// the caller is authenticated, so that a token the table does not know
+	// makes the server read no more than one round trip's small reads.
+	history func(*db.Batch)
 }
 
-// readHistory is read for reads of a table's whole history (its rounds,
-// its ledger, its audit log): the caller is authenticated in a first round
-// trip, and only then is the history read, in a second one of the same
-// snapshot, so a token the table does not know costs no more than one
-// round trip's reading.
-func (s *Service) readHistory(ctx context.Context, a Auth, queue func(b *db.Batch)) (reading, Principal, error) {
-	return s.readIn(ctx, a, nil, queue)
-}
-
-func (s *Service) readIn(ctx context.Context, a Auth, queue, after func(b *db.Batch)) (r reading, who Principal, err error) {
+// read runs one read in a read-only snapshot, in one round trip (two with
+// a history): the table row, its players and what p asks for. The caller
+// is authenticated before anything read is used.
+func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who Principal, err error) {
 	if err := checkAuth(a); err != nil {
 		return reading{}, Principal{}, err
 	}
@@ -298,20 +298,26 @@ func (s *Service) readIn(ctx context.Context, a Auth, queue, after func(b *db.Ba
 	b := db.NewBatch(ctx)
 	b.BeginRead()
 	b.TableGet(a.TableID, &r.row)
-	b.TableLoad(a.TableID, callerHash(a.Token), db.KeyRef{}, &r.Loaded)
-	if queue != nil {
-		queue(b)
+	b.PlayerList(a.TableID, &r.Players)
+	if p.accounts {
+		b.AccountList(a.TableID, &r.Accounts)
 	}
-	if after == nil {
+	if p.round {
+		b.RoundLatest(a.TableID, &r.Latest, &r.Actions)
+	}
+	if p.queue != nil {
+		p.queue(b)
+	}
+	if p.history == nil {
 		b.Commit()
 	}
 	if err = b.Send(conn); err != nil {
 		return reading{}, Principal{}, serviceError(err)
 	}
-	if who, err = authenticate(a, r.row, r.Caller); err != nil || after == nil {
+	if who, err = authenticate(a.Token, hashToken(a.Token), r.row, r.Players); err != nil || p.history == nil {
 		return r, who, err
 	}
-	after(b)
+	p.history(b)
 	b.Commit()
 	if err = b.Send(conn); err != nil {
 		return reading{}, Principal{}, serviceError(err)

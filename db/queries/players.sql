@@ -9,9 +9,6 @@ WITH p AS (
 )
 SELECT * FROM p;
 
--- name: PlayerByToken :one
-SELECT * FROM players WHERE table_id = @table_id AND token_hash = @token_hash;
-
 -- name: PlayerList :many
 SELECT * FROM players WHERE table_id = @table_id ORDER BY seat, id;
 

@@ -21,16 +21,14 @@ SELECT * FROM t;
 SELECT * FROM tables WHERE id = @id FOR UPDATE;
 
 -- name: TableLockAs :one
--- TableLockAs takes a table's write lock for the holder of a token whose
--- hash is token_hash (the host's, the auditor's or a player's of that
--- table) and says whether it did: a token the table does not know locks
--- nothing, so it cannot hold up the table's writers.
-SELECT count(*)::int AS locked FROM (
-    SELECT 1 FROM tables t
-    WHERE t.id = @id AND (t.host_token_hash = @token_hash OR t.audit_token_hash = @token_hash
-                          OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = @token_hash))
-    FOR UPDATE OF t
-) AS l;
+-- TableLockAs is TableLock for the holder of a token whose hash is
+-- token_hash, if it is the host's, the auditor's or a player's of that
+-- table: a token the table does not know reads no row and locks nothing,
+-- so it cannot hold up the table's writers.
+SELECT t.* FROM tables t
+WHERE t.id = @id AND (t.host_token_hash = @token_hash OR t.audit_token_hash = @token_hash
+                      OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = @token_hash))
+FOR UPDATE OF t;
 
 -- name: TableGet :one
 SELECT * FROM tables WHERE id = @id;

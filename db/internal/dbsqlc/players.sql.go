@@ -10,31 +10,6 @@ import (
 	"time"
 )
 
-const playerByToken = `-- name: PlayerByToken :one
-SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at FROM players WHERE table_id = $1 AND token_hash = $2
-`
-
-type PlayerByTokenParams struct {
-	TableID   int64
-	TokenHash []byte
-}
-
-func (q *Queries) PlayerByToken(ctx context.Context, db DBTX, arg PlayerByTokenParams) (Player, error) {
-	row := db.QueryRow(ctx, playerByToken, arg.TableID, arg.TokenHash)
-	var i Player
-	err := row.Scan(
-		&i.ID,
-		&i.TableID,
-		&i.Name,
-		&i.Seat,
-		&i.TokenHash,
-		&i.JoinedAt,
-		&i.LeftAt,
-		&i.ClaimedAt,
-	)
-	return i, err
-}
-
 const playerClaim = `-- name: PlayerClaim :exec
 WITH claimed AS (
     UPDATE players SET token_hash = $1, claimed_at = now()

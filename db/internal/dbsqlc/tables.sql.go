@@ -285,12 +285,10 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 }
 
 const tableLockAs = `-- name: TableLockAs :one
-SELECT count(*)::int AS locked FROM (
-    SELECT 1 FROM tables t
-    WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
-                          OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = $2))
-    FOR UPDATE OF t
-) AS l
+SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds FROM tables t
+WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
+                      OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = $2))
+FOR UPDATE OF t
 `
 
 type TableLockAsParams struct {
@@ -298,15 +296,30 @@ type TableLockAsParams struct {
 	TokenHash []byte
 }
 
-// TableLockAs takes a table's write lock for the holder of a token whose
-// hash is token_hash (the host's, the auditor's or a player's of that
-// table) and says whether it did: a token the table does not know locks
-// nothing, so it cannot hold up the table's writers.
-func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParams) (int32, error) {
+// TableLockAs is TableLock for the holder of a token whose hash is
+// token_hash, if it is the host's, the auditor's or a player's of that
+// table: a token the table does not know reads no row and locks nothing,
+// so it cannot hold up the table's writers.
+func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParams) (Table, error) {
 	row := db.QueryRow(ctx, tableLockAs, arg.ID, arg.TokenHash)
-	var locked int32
-	err := row.Scan(&locked)
-	return locked, err
+	var i Table
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.Ruleset,
+		&i.Currency,
+		&i.JoinCode,
+		&i.HostTokenHash,
+		&i.AuditTokenHash,
+		&i.NoOverdraft,
+		&i.Status,
+		&i.CreatedAt,
+		&i.ClosedAt,
+		&i.EventSeq,
+		&i.EventHash,
+		&i.Rounds,
+	)
+	return i, err
 }
 
 const tableNextID = `-- name: TableNextID :one
