@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
@@ -132,6 +134,40 @@ func RoundSettlement(round int, s game.Settlement, memo string) Entry {
 	}
 	e.Meta = meta
 	return e
+}
+
+// Matches says whether a stored journal transaction's postings move
+// exactly what e moves: the same net amount on every account, the pot
+// included. The error names the first account that differs.
+func (e Entry) Matches(postings []db.Posting) error {
+	want := map[Account]int64{}
+	for _, l := range e.Lines {
+		want[l.Account] += l.Amount
+	}
+	got := map[Account]int64{}
+	for _, p := range postings {
+		a := Account{Kind: p.Kind}
+		if p.Kind == db.AccountPlayer {
+			a.Player = p.Player
+		}
+		got[a] += p.Amount
+	}
+	accounts := make([]Account, 0, len(want)+len(got))
+	for a := range want {
+		accounts = append(accounts, a)
+	}
+	for a := range got {
+		if _, ok := want[a]; !ok {
+			accounts = append(accounts, a)
+		}
+	}
+	slices.SortFunc(accounts, func(a, b Account) int { return strings.Compare(a.String(), b.String()) })
+	for _, a := range accounts {
+		if got[a] != want[a] {
+			return fmt.Errorf("the ledger moved %d for %s, the engine decided %d", got[a], a, want[a])
+		}
+	}
+	return nil
 }
 
 // CloseOutMeta records a close-out's shares.

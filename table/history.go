@@ -213,45 +213,13 @@ func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry) Rou
 	}
 	for _, j := range journal {
 		if j.Kind == string(ledger.KindRoundSettle) && j.Round == pr.row.Number {
-			if err := checkPostings(j, money); err != nil {
+			if err := ledger.RoundSettlement(pr.row.Number, money, "").Matches(j.Postings); err != nil {
 				return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
 			}
 			return ra
 		}
 	}
 	return RoundAudit{Number: pr.row.Number, Detail: "no settlement in the journal"}
-}
-
-// checkPostings confirms that the journal moved exactly the engine's money:
-// each player's net posting equals their payouts and per-point receipts
-// minus their per-point payments.
-func checkPostings(j db.JournalEntry, s game.Settlement) error {
-	want := map[game.PlayerID]int64{}
-	for _, p := range s.Payouts {
-		want[p.Player] += p.Amount
-	}
-	for _, p := range s.PerPoint {
-		want[p.From] -= p.Amount
-		want[p.To] += p.Amount
-	}
-	got := map[game.PlayerID]int64{}
-	for _, p := range j.Postings {
-		if p.Kind == db.AccountPlayer {
-			got[p.Player] += p.Amount
-		}
-	}
-	for id, amt := range want {
-		if got[id] != amt {
-			return fmt.Errorf("the ledger moved %d for player %d, the engine decided %d", got[id], id, amt)
-		}
-		delete(got, id)
-	}
-	for id, amt := range got {
-		if amt != 0 {
-			return fmt.Errorf("the ledger moved %d for player %d, the engine decided nothing", amt, id)
-		}
-	}
-	return nil
 }
 
 // checkTurns compares the turns recorded as they ended with the replay:
