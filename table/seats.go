@@ -13,15 +13,12 @@ import (
 // This file is who sits where: seating, joining with the code, leaving,
 // and the host freeing a seat a phone took by mistake.
 
-// seat queues a player in the next free seat; the player joins st.players
-// when the write is flushed. hash is the hash of the token of the phone
-// that takes the seat as it is made (claimed); without one, the seat gets
-// the hash of a token nobody is given, until a phone claims the seat.
+// seat queues a player, whose name cleanName has checked, in the next free
+// seat; the player joins st.players when the write is flushed. hash is the
+// hash of the token of the phone that takes the seat as it is made
+// (claimed); without one, the seat gets the hash of a token nobody is
+// given, until a phone claims the seat.
 func (w *writer) seat(name string, hash []byte) error {
-	name, err := cleanName(name)
-	if err != nil {
-		return err
-	}
 	seatNo, active := 1, 0
 	taken := slices.Clone(w.st.players)
 	for _, p := range w.seated {
@@ -51,6 +48,10 @@ func (w *writer) seat(name string, hash []byte) error {
 
 // Seat is the host seating a player at the end of the seat order.
 func (s *Service) Seat(ctx context.Context, a Auth, k Key, name string) (Reply, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return Reply{}, err
+	}
 	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.who.mustHost("seat players"); err != nil {
 			return nil, err
