@@ -180,9 +180,9 @@ func (w *writer) settle(pr *playedRound, res game.Result) (*game.GameResult, err
 		return nil, err
 	}
 	money := res.Settlement
-	var end *game.GameResult
-	if gr, ok := st.game.Result(); ok && st.game.Over() && st.rules().Goal.Kind != game.GoalRound {
-		money, end = gr.Settlement, &gr
+	end := wonGame(st.game, pr)
+	if end != nil {
+		money = end.Settlement
 	}
 	if pot := w.books().Balance(ledger.Pot); pot != money.PotBefore {
 		return nil, fmt.Errorf("%w: the pot holds %d, but round %d's settlement is of a pot of %d", ErrHistoryBroken,

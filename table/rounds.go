@@ -176,8 +176,6 @@ func (pr *playedRound) view(who Principal, g *game.Game) (RoundView, error) {
 	}
 	res, _ := pr.round.Result() // resume checked that a settled round is over
 	v := roundView(pr.row.Number, statusSettled, pr.round.State(), &res)
-	if gr, ok := g.Result(); ok && g.Over() && !pr.row.Game.Over {
-		v.Game = &gr
-	}
+	v.Game = wonGame(g, pr)
 	return v, nil
 }

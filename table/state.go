@@ -60,23 +60,10 @@ func (st *tableState) resume(latest db.Round, actions []db.Action) error {
 		return fmt.Errorf("%w: round %d: stored game state: %w", ErrHistoryBroken, latest.Number, err)
 	}
 	st.game = g
-	if err := st.enter(pr); err != nil {
-		return fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, latest.Number, err)
-	}
-	if err := pr.replay(st.rules()); err != nil {
+	if err := st.play(pr); err != nil {
 		return fmt.Errorf("%w: round %d does not replay: %w", ErrHistoryBroken, latest.Number, err)
 	}
 	st.last = pr
-	if latest.Status != db.RoundSettled {
-		return nil
-	}
-	res, ok := pr.round.Result()
-	if !ok {
-		return fmt.Errorf("%w: round %d is stored as settled, but its actions do not end it", ErrHistoryBroken, latest.Number)
-	}
-	if err := st.game.Record(res); err != nil {
-		return fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, latest.Number, err)
-	}
 	return nil
 }
 
@@ -114,6 +101,16 @@ func (st *tableState) replayNext(pr *playedRound) error {
 	if !reflect.DeepEqual(normalize(snap), normalize(pr.row.Game)) {
 		return fmt.Errorf("stored game state %+v, but the replay gives %+v", pr.row.Game, snap)
 	}
+	if err := st.play(pr); err != nil {
+		return err
+	}
+	pr.gameResult = wonGame(st.game, pr)
+	return nil
+}
+
+// play sets the game up for a stored round, replays the round's actions
+// and, when it is stored as settled, records its result in the game.
+func (st *tableState) play(pr *playedRound) error {
 	if err := st.enter(pr); err != nil {
 		return err
 	}
@@ -125,13 +122,17 @@ func (st *tableState) replayNext(pr *playedRound) error {
 	}
 	res, ok := pr.round.Result()
 	if !ok {
-		return errors.New("stored as settled, but the round is not over")
+		return errors.New("stored as settled, but its actions do not end it")
 	}
-	if err := st.game.Record(res); err != nil {
-		return err
-	}
-	if gr, ok := st.game.Result(); ok && st.rules().Goal.Kind != game.GoalRound && !pr.row.Game.Over {
-		pr.gameResult = &gr
+	return st.game.Record(res)
+}
+
+// wonGame is the game's result when round pr, settled and recorded in g,
+// won a game of rounds (the game is over now and was not when the round
+// began), or nil.
+func wonGame(g *game.Game, pr *playedRound) *game.GameResult {
+	if gr, ok := g.Result(); ok && !pr.row.Game.Over {
+		return &gr
 	}
 	return nil
 }
