@@ -263,7 +263,7 @@ type Invitation struct {
 
 // Invite reads the table a join code belongs to. The code is the secret
 // that lets a phone join, so it may also see who sits there.
-func (s *Service) Invite(ctx context.Context, code string) (Invitation, error) {
+func (s *Service) Invite(ctx context.Context, code string) (_ Invitation, err error) {
 	tableID, err := s.tableOfCode(ctx, code)
 	if err != nil {
 		return Invitation{}, err
@@ -272,7 +272,7 @@ func (s *Service) Invite(ctx context.Context, code string) (Invitation, error) {
 	if err != nil {
 		return Invitation{}, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
 	}
-	defer conn.Release()
+	defer release(conn, &err)
 	var t db.Table
 	var players []db.Player
 	b := db.NewBatch(ctx)
