@@ -18,11 +18,9 @@ $$;
 ALTER TABLE tables RESET (fillfactor);
 ALTER TABLE accounts RESET (fillfactor);
 DROP TRIGGER journal_transactions_guard ON journal_transactions;
-DROP FUNCTION tally_guard_journal();
 DROP TRIGGER postings_guard ON postings;
-DROP FUNCTION tally_guard_postings();
 DROP TRIGGER accounts_guard_balance ON accounts;
-DROP FUNCTION tally_guard_balance();
+DROP FUNCTION tally_guard_posting();
 DROP FUNCTION tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[]);
 DROP FUNCTION tally_expect(bigint, bigint, text);
 

@@ -232,41 +232,26 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION tally_guard_journal() RETURNS trigger LANGUAGE plpgsql AS $$
+-- tally_guard_posting refuses the statement it guards unless
+-- tally_journal_post is writing; its trigger names the SQLSTATE and the
+-- message.
+CREATE FUNCTION tally_guard_posting() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF current_setting('tally.posting', true) IS DISTINCT FROM 'on' THEN
-        RAISE EXCEPTION 'journal transactions are written only with their postings (tally_journal_post), which must balance'
-            USING ERRCODE = 'TL002';
+        RAISE EXCEPTION '%', TG_ARGV[1] USING ERRCODE = TG_ARGV[0];
     END IF;
     RETURN NULL;
 END
 $$;
 CREATE TRIGGER journal_transactions_guard BEFORE INSERT ON journal_transactions
-    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_journal();
-
-CREATE FUNCTION tally_guard_postings() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF current_setting('tally.posting', true) IS DISTINCT FROM 'on' THEN
-        RAISE EXCEPTION 'postings are written only with their journal transaction (tally_journal_post), which must balance'
-            USING ERRCODE = 'TL002';
-    END IF;
-    RETURN NULL;
-END
-$$;
+    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_posting('TL002',
+        'journal transactions are written only with their postings (tally_journal_post), which must balance');
 CREATE TRIGGER postings_guard BEFORE INSERT ON postings
-    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_postings();
-
-CREATE FUNCTION tally_guard_balance() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF current_setting('tally.posting', true) IS DISTINCT FROM 'on' THEN
-        RAISE EXCEPTION 'accounts.balance moves only with postings (tally_journal_post)'
-            USING ERRCODE = 'TL001';
-    END IF;
-    RETURN NULL;
-END
-$$;
+    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_posting('TL002',
+        'postings are written only with their journal transaction (tally_journal_post), which must balance');
 CREATE TRIGGER accounts_guard_balance BEFORE UPDATE OF balance ON accounts
-    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_balance();
+    FOR EACH STATEMENT EXECUTE FUNCTION tally_guard_posting('TL001',
+        'accounts.balance moves only with postings (tally_journal_post)');
 
 -- tally_expect checks that a guarded change touched the rows it should
 -- have (a statement wraps its UPDATE or INSERT and counts what came back):
