@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -14,7 +15,7 @@ import (
 // turns, settlement), nine requests. With -benchtime=Nx it also shows how
 // the cost of a round grows as the table's history does.
 func BenchmarkHTTPRound(b *testing.B) {
-	c := newClient(b, New(Config{Tables: table.New(dbtest.Pool(b), nil)}))
+	c := newClient(b, New(Config{Tables: table.New(dbtest.Pool(b), seal.Random(), nil)}))
 	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
 	var tb apiTable
 	{
@@ -62,7 +63,7 @@ func BenchmarkHTTPRound(b *testing.B) {
 // table that has played 100 rounds of eight players: what the History tab
 // asks for. Both replay every round through the engine.
 func BenchmarkHTTPHistory(b *testing.B) {
-	c := newClient(b, New(Config{Tables: table.New(dbtest.Pool(b), nil)}))
+	c := newClient(b, New(Config{Tables: table.New(dbtest.Pool(b), seal.Random(), nil)}))
 	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
 	r := c.do(b, req{method: http.MethodPost, path: "/v1/tables", body: map[string]any{"preset": "classic", "players": names}})
 	var out struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -119,7 +120,7 @@ func TestRoundTripBudget(t *testing.T) {
 	t.Cleanup(pool.Close)
 	var log []measured
 	var mu sync.Mutex
-	srv := New(Config{Tables: table.New(pool, nil)})
+	srv := New(Config{Tables: table.New(pool, seal.Random(), nil)})
 	counted := echo.New()
 	counted.Any("/*", func(c echo.Context) error {
 		rt0, st0 := w.counts()

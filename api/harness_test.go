@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -22,6 +23,7 @@ type scene struct {
 	t    *testing.T
 	c    *client
 	pool *pgxpool.Pool
+	keys *seal.Keys // the server's
 	tb   apiTable
 }
 
@@ -29,8 +31,9 @@ type scene struct {
 func newScene(t *testing.T, body map[string]any) *scene {
 	t.Helper()
 	pool := dbtest.Pool(t)
-	c := newClient(t, New(Config{Tables: table.New(pool, nil)}))
-	return &scene{t: t, c: c, pool: pool, tb: makeTable(t, c, body)}
+	keys := seal.Random()
+	c := newClient(t, New(Config{Tables: table.New(pool, keys, nil)}))
+	return &scene{t: t, c: c, pool: pool, keys: keys, tb: makeTable(t, c, body)}
 }
 
 // id is a seated player's id by name.
@@ -220,11 +223,16 @@ func (s *scene) settleUp() {
 
 // auditReport is GET audit.
 type auditReport struct {
-	OK         bool   `json:"ok"`
-	Events     int    `json:"events"`
-	ChainOK    bool   `json:"chainOk"`
-	FirstBreak string `json:"firstBreak"`
-	BalancesOK bool   `json:"balancesOk"`
+	OK         bool     `json:"ok"`
+	Events     int      `json:"events"`
+	ChainOK    bool     `json:"chainOk"`
+	FirstBreak string   `json:"firstBreak"`
+	SealsOK    bool     `json:"sealsOk"`
+	JournalOK  bool     `json:"journalOk"`
+	BalancesOK bool     `json:"balancesOk"`
+	WitnessOK  bool     `json:"witnessOk"`
+	Replayed   int      `json:"replayed"`
+	Problems   []string `json:"problems"`
 	Rounds     []struct {
 		Number int    `json:"number"`
 		OK     bool   `json:"ok"`
@@ -233,10 +241,14 @@ type auditReport struct {
 }
 
 // audit reads the audit report.
-func (s *scene) audit() auditReport {
+func (s *scene) audit(query ...string) auditReport {
 	s.t.Helper()
 	var rep auditReport
-	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/audit"), token: s.tb.Audit}, &rep)
+	path := s.tb.path("/audit")
+	if len(query) > 0 {
+		path += "?" + strings.Join(query, "&")
+	}
+	s.must(http.StatusOK, req{method: http.MethodGet, path: path, token: s.tb.Audit}, &rep)
 	return rep
 }
 

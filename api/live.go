@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -9,9 +11,10 @@ import (
 	"github.com/tally-dice/tally/table"
 )
 
-// syncEvery is how often a stream sends a "sync" event with the latest
-// sequence number, so a phone that missed a notice catches up and proxies
-// keep the connection open.
+// syncEvery is how often a stream sends a "sync" event with the chain
+// head, so a phone that missed a notice catches up, proxies keep the
+// connection open, and a revoked token loses its stream (Config.StreamSync
+// changes it for tests).
 const syncEvery = 15 * time.Second
 
 // stream serves GET /v1/tables/:tableId/stream as server-sent events: a
@@ -22,7 +25,7 @@ const syncEvery = 15 * time.Second
 // view).
 func (s *server) stream(c echo.Context) error {
 	ctx := c.Request().Context()
-	notices, ready, stop, seq, err := s.tables.Watch(ctx, auth(c))
+	notices, ready, stop, head, err := s.tables.Watch(ctx, auth(c))
 	if err != nil {
 		return err
 	}
@@ -41,16 +44,25 @@ func (s *server) stream(c echo.Context) error {
 	w.Header().Set(echo.HeaderCacheControl, "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	// Each sync authenticates the token again: a token revoked since the
+	// stream opened (a seat released or left) ends it within syncEvery.
+	// A database that does not answer keeps the stream, on its last head.
 	sync := func() error {
-		if last, err := s.tables.LastSeq(ctx, auth(c)); err == nil {
-			seq = last
+		last, err := s.tables.Head(ctx, auth(c))
+		switch {
+		case err == nil:
+			head = last
+		case !errors.Is(err, table.ErrUnavailable):
+			_, _ = fmt.Fprint(w, "event: revoked\ndata: {\"kind\":\"revoked\"}\n\n")
+			w.Flush()
+			return err
 		}
-		return sendEvent(w, "sync", table.Notice{Seq: seq, Kind: "sync"})
+		return sendEvent(w, "sync", table.Notice{Seq: head.Seq, Hash: hex.EncodeToString(head.Hash), Kind: "sync"})
 	}
 	if err := sync(); err != nil {
 		return nil
 	}
-	tick := time.NewTicker(syncEvery)
+	tick := time.NewTicker(s.syncEvery)
 	defer tick.Stop()
 	for {
 		select {
@@ -72,7 +84,7 @@ func (s *server) stream(c echo.Context) error {
 
 // sendEvent writes one server-sent event and flushes it.
 func sendEvent(w *echo.Response, event string, n table.Notice) error {
-	if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: {\"seq\":%d,\"kind\":%q}\n\n", n.Seq, event, n.Seq, n.Kind); err != nil {
+	if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: {\"seq\":%d,\"hash\":%q,\"kind\":%q}\n\n", n.Seq, event, n.Seq, n.Hash, n.Kind); err != nil {
 		return err
 	}
 	w.Flush()

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
+	"github.com/tally-dice/tally/table"
 )
 
 func TestStreamAnnouncesChanges(t *testing.T) {
@@ -47,8 +51,9 @@ func TestStreamAnnouncesChanges(t *testing.T) {
 	if l := next("event: "); l != "event: sync" {
 		t.Fatalf("first event %q, want sync", l)
 	}
-	if r := c.do(t, req{method: http.MethodPost, path: tb.path("/rounds"), token: tb.Host}); r.status != http.StatusCreated {
-		t.Fatalf("start: %d %s", r.status, r.body)
+	started := c.do(t, req{method: http.MethodPost, path: tb.path("/rounds"), token: tb.Host})
+	if started.status != http.StatusCreated {
+		t.Fatalf("start: %d %s", started.status, started.body)
 	}
 	// Starting the round is announced once, as a change that ends the log
 	// at the request's last event (the antes come just before it).
@@ -60,13 +65,56 @@ func TestStreamAnnouncesChanges(t *testing.T) {
 	} else {
 		r.decode(t, &events)
 	}
+	// The change carries the chain's head, as the write's answer did.
 	last := events.Events[len(events.Events)-1].Seq
-	if data := next("data: "); data != fmt.Sprintf(`data: {"seq":%d,"kind":"round.started"}`, last) {
-		t.Fatalf("change %s, want round.started at seq %d", data, last)
+	seq, hash, _ := strings.Cut(started.header.Get("Tally-Head"), ":")
+	if want := fmt.Sprintf(`data: {"seq":%d,"hash":"%s","kind":"round.started"}`, last, hash); next("data: ") != want ||
+		seq != fmt.Sprint(last) {
+		t.Fatalf("change, want %s (Tally-Head %s:%s)", want, seq, hash)
 	}
 	// Without a token the stream is refused.
 	r := c.do(t, req{method: http.MethodGet, path: tb.path("/stream")})
 	if r.status != http.StatusUnauthorized {
 		t.Fatalf("stream without token: %d", r.status)
+	}
+}
+
+// TestARevokedTokenLosesItsStream: a phone's seat is released by the host;
+// its open stream is told and closed at the next sync.
+func TestARevokedTokenLosesItsStream(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, New(Config{Tables: table.New(dbtest.Pool(t), seal.Random(), nil), StreamSync: 100 * time.Millisecond}))
+	tb := makeTable(t, c, map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"}})
+	var joined struct {
+		PlayerToken string `json:"playerToken"`
+		Player      struct {
+			ID int64 `json:"id"`
+		} `json:"player"`
+	}
+	r := c.do(t, req{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": tb.Code, "name": "Ann"}})
+	if r.status != http.StatusCreated {
+		t.Fatalf("join: %d %s", r.status, r.body)
+	}
+	r.decode(t, &joined)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hr, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.base+tb.path("/stream?access_token=%s", joined.PlayerToken), nil)
+	res, err := http.DefaultClient.Do(hr)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("stream: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	if r := c.do(t, req{method: http.MethodPost, path: tb.path("/players/%d/release", joined.Player.ID), token: tb.Host}); r.status != http.StatusOK {
+		t.Fatalf("release: %d %s", r.status, r.body)
+	}
+	sc := bufio.NewScanner(res.Body)
+	var events []string
+	for sc.Scan() { // ends when the server closes the stream
+		if l := sc.Text(); strings.HasPrefix(l, "event: ") {
+			events = append(events, l)
+		}
+	}
+	if ctx.Err() != nil || len(events) == 0 || events[len(events)-1] != "event: revoked" {
+		t.Fatalf("the revoked stream saw %v (ctx %v), want it to end with event: revoked", events, ctx.Err())
 	}
 }

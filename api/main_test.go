@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -17,7 +18,7 @@ func TestMain(m *testing.M) { dbtest.Main(m) }
 // newDBClient is a client for a server on a fresh, migrated database.
 func newDBClient(t *testing.T) *client {
 	t.Helper()
-	return newClient(t, New(Config{Tables: table.New(dbtest.Pool(t), nil)}))
+	return newClient(t, New(Config{Tables: table.New(dbtest.Pool(t), seal.Random(), nil)}))
 }
 
 // newClosedPool is a pool whose database is gone.

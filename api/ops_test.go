@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -28,7 +29,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 func TestReadyzWithoutADatabase(t *testing.T) {
 	t.Parallel()
 	pool := newClosedPool(t)
-	c := newClient(t, New(Config{Tables: table.New(pool, nil)}))
+	c := newClient(t, New(Config{Tables: table.New(pool, seal.Random(), nil)}))
 	r := c.do(t, req{method: http.MethodGet, path: "/readyz"})
 	if r.status != http.StatusServiceUnavailable || r.problem(t).Type != "/problems/unavailable" {
 		t.Fatalf("readyz with the database gone: %d %s", r.status, r.body)
@@ -39,7 +40,7 @@ func TestReadyzWithoutADatabase(t *testing.T) {
 // service being unavailable, not an internal error, for reads and writes.
 func TestRequestsWithoutADatabaseAre503(t *testing.T) {
 	t.Parallel()
-	c := newClient(t, New(Config{Tables: table.New(newClosedPool(t), nil)}))
+	c := newClient(t, New(Config{Tables: table.New(newClosedPool(t), seal.Random(), nil)}))
 	for _, r := range []req{
 		{method: http.MethodGet, path: "/v1/tables/1", token: "tly_h_1.abc"},
 		{method: http.MethodPost, path: "/v1/tables/1/rounds", token: "tly_h_1.abc"},

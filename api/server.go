@@ -24,6 +24,9 @@ type Config struct {
 	// Done, when closed, ends the live streams so a graceful shutdown does
 	// not wait for phones to hang up.
 	Done <-chan struct{}
+	// StreamSync is how often live streams sync (and check their token
+	// again); 15 seconds when zero.
+	StreamSync time.Duration
 }
 
 // server holds the dependencies every handler shares.
@@ -32,6 +35,8 @@ type server struct {
 	log     *slog.Logger
 	metrics *metrics
 	done    <-chan struct{}
+	// syncEvery is how often live streams sync.
+	syncEvery time.Duration
 }
 
 // New builds the Echo server with every route of openapi.yaml.
@@ -39,7 +44,10 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done}
+	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done, syncEvery: cfg.StreamSync}
+	if s.syncEvery <= 0 {
+		s.syncEvery = syncEvery
+	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

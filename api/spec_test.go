@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -72,8 +74,9 @@ type req struct {
 	body         any    // marshalled to JSON unless raw is set
 	raw          []byte // sent as is
 	contentType  string
-	key          string // Idempotency-Key
-	invalid      bool   // the request breaks the contract on purpose: skip its validation
+	key          string // Idempotency-Key; anonymous writes get a fresh random one unless noKey
+	noKey        bool
+	invalid      bool // the request breaks the contract on purpose: skip its validation
 }
 
 // resp is a response already read and checked against the contract.
@@ -109,6 +112,9 @@ func (c *client) do(t testing.TB, r req) resp {
 	}
 	if r.token != "" {
 		hr.Header.Set(echo.HeaderAuthorization, "Bearer "+r.token)
+	}
+	if r.key == "" && !r.noKey && r.method == http.MethodPost && (r.path == "/v1/tables" || r.path == "/v1/join") {
+		r.key = randomKey()
 	}
 	if r.key != "" {
 		hr.Header.Set("Idempotency-Key", r.key)
@@ -235,4 +241,11 @@ func echoToSpecPath(p string) string {
 		}
 	}
 	return strings.Join(parts, "/")
+}
+
+// randomKey is a fresh Idempotency-Key of 128 random bits.
+func randomKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -11,7 +11,7 @@ import (
 // createTable serves POST /v1/tables.
 func (s *server) createTable(c echo.Context) error {
 	var in table.NewTable
-	k, err := decodeWrite(c, &in, http.StatusCreated)
+	k, err := anonymousKey(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}
@@ -22,7 +22,7 @@ func (s *server) createTable(c echo.Context) error {
 // joinTable serves POST /v1/join.
 func (s *server) joinTable(c echo.Context) error {
 	var in table.JoinInput
-	k, err := decodeWrite(c, &in, http.StatusCreated)
+	k, err := anonymousKey(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}

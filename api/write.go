@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -13,6 +14,52 @@ import (
 
 // maxKeyLength bounds an Idempotency-Key.
 const maxKeyLength = 255
+
+// headHeader carries a write's chain head, "SEQ:HASH".
+const headHeader = "Tally-Head"
+
+// minAnonymousKeyBits is the least an anonymous write's Idempotency-Key
+// must carry: its stored answer holds the tokens it made, and anyone who
+// repeats the key and body gets that answer back.
+const minAnonymousKeyBits = 128
+
+// anonymousKey reads the Idempotency-Key of a write that no token
+// authenticates (making a table, joining with a code): required, and at
+// least minAnonymousKeyBits by its alphabet and length (keyBits).
+func anonymousKey(c echo.Context, v any, status int) (table.Key, error) {
+	k, err := decodeWrite(c, v, status)
+	if err != nil {
+		return k, err
+	}
+	if k.Key == "" {
+		return k, fail(kindMalformed, "Idempotency-Key is required here: send at least 128 random bits, such as 32 random hex digits or a random UUID, and the same key on every retry")
+	}
+	if bits := keyBits(k.Key); bits < minAnonymousKeyBits {
+		return k, fail(kindMalformed, fmt.Sprintf("Idempotency-Key carries at most %d bits; this write needs at least %d random bits, such as 32 random hex digits or a random UUID", bits, minAnonymousKeyBits))
+	}
+	return k, nil
+}
+
+// keyBits is what a key can carry at most, counting its characters: 4 bits
+// for each hex digit of a key of hex digits (dashes aside, as in a UUID), 6
+// for each letter, digit, '_' or '-' of another key (base64url). Other
+// characters count nothing. Whether the characters are random is the
+// client's to see to.
+func keyBits(key string) int {
+	hex, other := 0, 0
+	for _, r := range key {
+		switch {
+		case r >= '0' && r <= '9', r >= 'a' && r <= 'f', r >= 'A' && r <= 'F':
+			hex++
+		case r >= 'g' && r <= 'z', r >= 'G' && r <= 'Z', r == '_':
+			other++
+		}
+	}
+	if other == 0 {
+		return 4 * hex
+	}
+	return 6 * (hex + other + strings.Count(key, "-"))
+}
 
 // idempotencyKey reads a write's Idempotency-Key and says what it means:
 // the key, fingerprinted by the method, path and body so that a key reused
@@ -45,6 +92,11 @@ func reply(c echo.Context, r table.Reply, err error) error {
 	}
 	if r.Replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	if r.Head.Seq > 0 {
+		// The table's chain head: phones keep the latest they saw and
+		// bring it to the audit (witness=SEQ:HASH).
+		c.Response().Header().Set(headHeader, fmt.Sprintf("%d:%x", r.Head.Seq, r.Head.Hash))
 	}
 	return c.Blob(r.Status, echo.MIMEApplicationJSON, r.Body)
 }

@@ -49,6 +49,9 @@ type Event struct {
 	CreatedAt time.Time
 	PrevHash  []byte
 	Hash      []byte
+	// Seal is the server's keyed seal over the table, seq and hash (package
+	// seal); it is not part of the hash, and only the server can check it.
+	Seal []byte
 }
 
 // Head is where a table's chain ends: the last event's sequence number and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/dbtest"
@@ -67,10 +68,19 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	if r := chain.Verify(events); !r.OK || r.Events != 1 || after.Head.Seq != 1 || string(after.Head.Hash) != string(r.Head) {
 		t.Fatalf("events %+v (%+v), table head %+v", events, r, after.Head)
 	}
-	// The audit log is append-only.
+	// The audit log is append-only: the runtime role may not touch it,
+	// and its owner's changes are refused by its triggers.
+	owner, err := pgx.Connect(ctx, dbtest.OwnerDSN(t, conn.Conn().Config().ConnString()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
 	for _, sql := range []string{`UPDATE events SET kind = 'x'`, `DELETE FROM events`, `TRUNCATE events`} {
-		if _, err := conn.Exec(ctx, sql); db.SentinelFor(err) != db.ErrAppendOnly {
-			t.Errorf("%s: err = %v, want ErrAppendOnly", sql, err)
+		if _, err := conn.Exec(ctx, sql); db.SentinelFor(err) != db.ErrForbidden {
+			t.Errorf("%s as the runtime role: err = %v, want ErrForbidden", sql, err)
+		}
+		if _, err := owner.Exec(ctx, sql); db.SentinelFor(err) != db.ErrAppendOnly {
+			t.Errorf("%s as the owner: err = %v, want ErrAppendOnly", sql, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -16,6 +17,7 @@ import (
 // transaction already committed.
 type books struct {
 	pool               *pgxpool.Pool
+	dsn                string
 	table              db.Table
 	ann, bob, pot      db.Account
 	firstTransactionID int64
@@ -25,7 +27,12 @@ type books struct {
 func newBooks(t *testing.T) books {
 	t.Helper()
 	ctx := context.Background()
-	pool := dbtest.Pool(t)
+	dsn := dbtest.DSN(t)
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
 	tbl := newTable(t, pool, "BOOKS")
 	ann := newPlayer(t, pool, tbl.ID, "Ann", 1)
 	bob := newPlayer(t, pool, tbl.ID, "Bob", 2)
@@ -33,7 +40,7 @@ func newBooks(t *testing.T) books {
 	b := db.NewBatch(ctx)
 	b.AccountList(tbl.ID, &accts)
 	must(t, pool, b)
-	bk := books{pool: pool, table: tbl}
+	bk := books{pool: pool, dsn: dsn, table: tbl}
 	for _, a := range accts {
 		switch {
 		case a.Player == ann.ID:
@@ -138,14 +145,32 @@ func TestDatabaseRefusesBrokenBooks(t *testing.T) {
 			`UPDATE accounts SET balance = balance + 1 WHERE id IN (` + fmtInt(b.ann.ID) + `, ` + fmtInt(b.bob.ID) + `)`,
 		}, db.ErrAppendOnly},
 	}
+	// As the runtime role Tally serves as, every write around the function
+	// is refused for want of privilege; as the schema's owner, the guards
+	// refuse it.
+	owner, err := pgxpool.New(ctx, dbtest.OwnerDSN(t, b.dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
 	for _, tc := range cases {
-		err := commit(ctx, b.pool, tc.sqls...)
-		if err == nil {
-			t.Errorf("%s: the database accepted it", tc.name)
-			continue
+		runtimeWant := tc.want
+		if !strings.Contains(strings.Join(tc.sqls, ";"), "tally_journal_post") {
+			runtimeWant = db.ErrForbidden
 		}
-		if got := db.SentinelFor(err); got != tc.want {
-			t.Errorf("%s: err = %v (sentinel %v), want %v", tc.name, err, got, tc.want)
+		for _, as := range []struct {
+			role string
+			pool *pgxpool.Pool
+			want error
+		}{{"runtime", b.pool, runtimeWant}, {"owner", owner, tc.want}} {
+			err := commit(ctx, as.pool, tc.sqls...)
+			if err == nil {
+				t.Errorf("%s as %s: the database accepted it", tc.name, as.role)
+				continue
+			}
+			if got := db.SentinelFor(err); got != as.want {
+				t.Errorf("%s as %s: err = %v (sentinel %v), want %v", tc.name, as.role, err, got, as.want)
+			}
 		}
 	}
 	var sum, balance int64

@@ -64,6 +64,10 @@ var (
 	// the work now (down, restarting, out of connections or disk); the same
 	// request may succeed later.
 	ErrUnavailable = errors.New("the database is unavailable")
+	// ErrForbidden means the role Tally serves as may not do that: change or
+	// remove history, move a balance but through tally_journal_post, or
+	// alter the schema (migration 4's grants).
+	ErrForbidden = errors.New("the database role may not do that")
 	// ErrRetry means PostgreSQL aborted the transaction only because of
 	// another one (a serialization failure or a deadlock): run it again.
 	ErrRetry = errors.New("transaction aborted by a concurrent one")
@@ -74,6 +78,7 @@ const (
 	codeAppendOnly      = "TL001"
 	codeUnbalanced      = "TL002"
 	codeUniqueViolation = "23505"
+	codeForbidden       = "42501" // insufficient_privilege
 	codeForeignKey      = "23503"
 	codeNoData          = "P0002" // tally_expect: a guarded change found its row changed
 )
@@ -119,6 +124,8 @@ func SentinelFor(err error) error {
 			return ErrAppendOnly
 		case code == codeUnbalanced:
 			return ErrUnbalanced
+		case code == codeForbidden:
+			return ErrForbidden
 		case code == codeUniqueViolation:
 			return ErrConflict
 		case code == codeForeignKey, code == codeNoData:

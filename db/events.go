@@ -28,7 +28,7 @@ func toEvents(rows []dbsqlc.Event) []chain.Event {
 	out := make([]chain.Event, len(rows))
 	for i, r := range rows {
 		out[i] = chain.Event{TableID: r.TableID, Seq: r.Seq, Kind: r.Kind, Payload: r.Payload, CreatedAt: r.CreatedAt,
-			PrevHash: r.PrevHash, Hash: r.Hash}
+			PrevHash: r.PrevHash, Hash: r.Hash, Seal: r.Seal}
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package db
 
 import (
+	"time"
+
 	"github.com/tally-dice/tally/db/internal/dbsqlc"
 )
 
@@ -18,16 +20,27 @@ type IdempotencyKey struct {
 	ContentType string
 }
 
-// IdempotencyKeyGet queues looking a key up; an unused key leaves out with
-// no RequestHash.
-func (b *Batch) IdempotencyKeyGet(tableID int64, scope, key string, out *IdempotencyKey) {
+// IdempotencyKeyGet queues looking a key up; an unused or expired key
+// leaves out with no RequestHash.
+func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		return optional(out, func() (dbsqlc.IdempotencyKey, error) {
-			return queries.IdempotencyKeyGet(b.ctx, q, dbsqlc.IdempotencyKeyGetParams{TableID: tableID, Scope: scope, Key: key})
+			return queries.IdempotencyKeyGet(b.ctx, q, dbsqlc.IdempotencyKeyGetParams{TableID: k.TableID, Scope: k.Scope,
+				Key: k.Key, MaxAge: k.MaxAge.Seconds()})
 		}, func(r dbsqlc.IdempotencyKey, out *IdempotencyKey) error {
 			*out = IdempotencyKey{TableID: r.TableID, Scope: r.Scope, Key: r.Key, RequestHash: r.RequestHash,
 				Status: int(r.ResponseStatus), Body: r.ResponseBody, ContentType: r.ResponseContentType}
 			return nil
 		})
+	})
+}
+
+// IdempotencyKeyExpire queues removing at most max stored answers older
+// than maxAge, oldest first; out is how many went.
+func (b *Batch) IdempotencyKeyExpire(maxAge time.Duration, max int, out *int64) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		n, err := queries.IdempotencyKeyExpire(b.ctx, q, dbsqlc.IdempotencyKeyExpireParams{MaxAge: maxAge.Seconds(), Max: int32(max)})
+		*out = n
+		return err
 	})
 }

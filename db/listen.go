@@ -16,18 +16,19 @@ import (
 // tables, so that every tallyd serving a table can tell its phones at once.
 const channel = "tally_events"
 
-// Notice says a table changed: its audit log now ends at Seq, an event of
-// kind Kind.
+// Notice says a table changed: its audit log now ends at Seq, whose hash
+// is Hash (hex), an event of kind Kind.
 type Notice struct {
 	Seq  int64
+	Hash string
 	Kind string
 }
 
 // parseNotice reads a notification sent by TableAppend.
 func parseNotice(payload string) (int64, Notice, error) {
-	parts := strings.SplitN(payload, ":", 3)
-	if len(parts) != 3 {
-		return 0, Notice{}, fmt.Errorf("notice %q: want table:seq:kind", payload)
+	parts := strings.SplitN(payload, ":", 4)
+	if len(parts) != 4 {
+		return 0, Notice{}, fmt.Errorf("notice %q: want table:seq:hash:kind", payload)
 	}
 	tableID, err := strconv.ParseInt(parts[0], 10, 64)
 	if err != nil {
@@ -37,7 +38,7 @@ func parseNotice(payload string) (int64, Notice, error) {
 	if err != nil {
 		return 0, Notice{}, fmt.Errorf("notice %q: %w", payload, err)
 	}
-	return tableID, Notice{Seq: seq, Kind: parts[2]}, nil
+	return tableID, Notice{Seq: seq, Hash: parts[2], Kind: parts[3]}, nil
 }
 
 // Listener fans the notifications out to whoever watches each table. It

@@ -87,24 +87,46 @@ func MigrationVersion(ctx context.Context, dsn string) (version uint, dirty bool
 // because it would lose data (0003 with rounds stored).
 const codeIrreversible = "TL009"
 
-// refused runs a migration step. Each migration file runs as one implicit
+// refused runs migration steps. Each migration file runs as one implicit
 // transaction, so a down migration that refuses (TL009) has changed
-// nothing; migrate has already marked the database dirty at the target
-// version, so the version is put back to where it was and the refusal is
-// returned as it was worded.
+// nothing, though the steps before it may have run; migrate has already
+// marked the database dirty at the refusing step's target version, so the
+// version is put back to the one that step started from and the refusal
+// is returned as it was worded.
 func refused(m *migrate.Migrate, run func() error) error {
-	before, _, verr := m.Version()
 	err := run()
 	var dbErr database.Error
 	var pgErr *pgconn.PgError
-	if err == nil || verr != nil || !errors.As(err, &dbErr) || !errors.As(dbErr.OrigErr, &pgErr) ||
-		pgErr.Code != codeIrreversible {
+	if err == nil || !errors.As(err, &dbErr) || !errors.As(dbErr.OrigErr, &pgErr) || pgErr.Code != codeIrreversible {
 		return err
 	}
-	if ferr := m.Force(int(before)); ferr != nil {
-		return fmt.Errorf("%s (and putting the version back to %d failed: %w)", pgErr.Message, before, ferr)
+	target, _, verr := m.Version()
+	if errors.Is(verr, migrate.ErrNilVersion) {
+		target, verr = 0, nil
+	}
+	from, ferr := nextVersion(target)
+	if verr == nil && ferr == nil {
+		ferr = m.Force(int(from))
+	}
+	if verr != nil || ferr != nil {
+		return fmt.Errorf("%s (and putting the version back failed: %w)", pgErr.Message, errors.Join(verr, ferr))
 	}
 	return errors.New(pgErr.Message)
+}
+
+// nextVersion is the first migration's version after v.
+func nextVersion(v uint) (uint, error) {
+	entries, err := fs.ReadDir(migrations, "migrations")
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range entries { // sorted by name, so by version
+		var n uint
+		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil && n > v {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("no migration after version %d", v)
 }
 
 // version reads the version after a migration, mapping "none" to 0.

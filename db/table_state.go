@@ -1,7 +1,9 @@
 package db
 
 import (
+	"encoding/hex"
 	"strconv"
+	"time"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db/internal/dbsqlc"
@@ -16,6 +18,7 @@ type KeyRef struct {
 	TableID int64
 	Scope   string
 	Key     string
+	MaxAge  time.Duration // older answers have expired
 }
 
 // Loaded is what TableLoad reads of a table besides its row.
@@ -39,7 +42,7 @@ func (b *Batch) TableLoad(tableID int64, key KeyRef, out *Loaded) {
 	b.AccountList(tableID, &out.Accounts)
 	b.RoundLatest(tableID, &out.Latest, &out.Actions)
 	if key.Key != "" {
-		b.IdempotencyKeyGet(key.TableID, key.Scope, key.Key, &out.Key)
+		b.IdempotencyKeyGet(key, &out.Key)
 	}
 }
 
@@ -70,8 +73,11 @@ type Append struct {
 	Settles int // the round the write settles, 0 for none
 	Events  []chain.Event
 	Head    chain.Head // the chain's head after Events
-	Rounds  int        // the table's round count after the write
-	Key     IdempotencyKey
+	// HeadSeal is the seal of Head (package seal); each event carries its
+	// own.
+	HeadSeal []byte
+	Rounds   int // the table's round count after the write
+	Key      IdempotencyKey
 }
 
 // TableAppend queues writing, in one statement, a write's actions, finished
@@ -82,7 +88,7 @@ type Append struct {
 // meanwhile, ErrConflict.
 func (b *Batch) TableAppend(tableID int64, a Append) {
 	p := dbsqlc.TableAppendParams{TableID: tableID, Channel: channel, Round: int32(a.Round), Settles: int32(a.Settles),
-		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, Rounds: int32(a.Rounds), KeyTable: a.Key.TableID, Scope: a.Key.Scope,
+		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds), KeyTable: a.Key.TableID, Scope: a.Key.Scope,
 		Key: a.Key.Key, RequestHash: a.Key.RequestHash, ResponseStatus: int32(a.Key.Status), ResponseBody: a.Key.Body,
 		ResponseContentType: a.Key.ContentType}
 	if p.ResponseBody == nil {
@@ -116,11 +122,13 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.EventPayloads = append(p.EventPayloads, string(e.Payload))
 		p.EventPrevHashes = append(p.EventPrevHashes, e.PrevHash)
 		p.EventHashes = append(p.EventHashes, e.Hash)
+		p.EventSeals = append(p.EventSeals, e.Seal)
 		p.CreatedAt = e.CreatedAt
 	}
 	if n := len(a.Events); n > 0 {
 		last := a.Events[n-1]
-		p.Message = strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" + last.Kind
+		p.Message = strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" +
+			hex.EncodeToString(last.Hash) + ":" + last.Kind
 	}
 	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAppend(b.ctx, q, p) })
 }

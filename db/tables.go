@@ -37,6 +37,7 @@ type Table struct {
 	CreatedAt      time.Time
 	ClosedAt       *time.Time
 	Head           chain.Head
+	HeadSeal       []byte // the head's seal (package seal); nil before it was sealed
 	Rounds         int
 }
 
@@ -172,7 +173,7 @@ func toTable(r dbsqlc.Table, out *Table) error {
 	*out = Table{ID: r.ID, Name: r.Name, Rules: rules, Currency: r.Currency, JoinCode: r.JoinCode,
 		HostTokenHash: r.HostTokenHash, AuditTokenHash: r.AuditTokenHash, NoOverdraft: r.NoOverdraft,
 		Status: r.Status, CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt,
-		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, Rounds: int(r.Rounds)}
+		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds)}
 	return nil
 }
 

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/db/dbtest"
 )
 
 // TestTheDatabaseDecidesWhichNamesAreTaken: names are compared ignoring
@@ -17,7 +20,10 @@ import (
 func TestTheDatabaseDecidesWhichNamesAreTaken(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, NewTable{Preset: "bar", Players: []string{"ivan", "Bob"}})
-	_, err := f.pool.Exec(f.ctx, `DROP INDEX players_name_key;
+	owner, err := pgxpool.New(f.ctx, dbtest.OwnerDSN(t, f.pool.Config().ConnString()))
+	noErr(t, err)
+	defer owner.Close()
+	_, err = owner.Exec(f.ctx, `DROP INDEX players_name_key;
 		CREATE UNIQUE INDEX players_name_key ON players (table_id, translate(lower(name), 'İ', 'i')) WHERE left_at IS NULL`)
 	noErr(t, err)
 	events := f.count(`SELECT count(*) FROM events`)

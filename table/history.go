@@ -38,11 +38,11 @@ type EventPage struct {
 //
 // A closed throw still sealed from the caller shows only its round and
 // sequence number (and sealed: true) until the round reveals it, so the
-// log cannot unseal what GET round hides. From the first such event on, the
-// page shows no hashes until the round reveals: a closed throw has few
-// possible faces (36 for two cargo dice), so the hash of its event, or of
-// any later event chained to it, would let anyone try each and read the
-// dice under the cup.
+// log cannot unseal what GET round hides. Its hash is shown: the event
+// carries a random nonce (roundAction), so the hash cannot be matched
+// against the few possible faces. A sealed throw recorded before nonces
+// existed (in a round open across the upgrade to migration 4), or one
+// before this page, hides the hashes from it on, as before.
 func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int) (EventPage, error) {
 	var events []chain.Event
 	r, who, err := s.read(ctx, a, readPlan{round: true, queue: func(b *db.Batch) {
@@ -60,9 +60,15 @@ func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int) (E
 	if err != nil {
 		return EventPage{}, err
 	}
+	inPage := make(map[int64][]byte, len(events))
+	for _, e := range events {
+		inPage[e.Seq] = e.Payload
+	}
 	unhashed := int64(math.MaxInt64)
 	for seq := range sealed {
-		unhashed = min(unhashed, seq)
+		if payload, ok := inPage[seq]; !ok || !hasNonce(payload) {
+			unhashed = min(unhashed, seq)
+		}
 	}
 	page := EventPage{Events: make([]EventView, 0, min(len(events), limit))}
 	for i, e := range events {
@@ -116,83 +122,6 @@ func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
 		}
 	}
 	return sealed, nil
-}
-
-// AuditReport is the answer to "wait, who won that round?": whether the
-// table's history is intact and every round's recorded outcome and money
-// are what the rules give when the rolls are replayed.
-type AuditReport struct {
-	OK         bool         `json:"ok"`
-	Events     int          `json:"events"`
-	ChainOK    bool         `json:"chainOk"`
-	FirstBreak string       `json:"firstBreak,omitempty"`
-	Rounds     []RoundAudit `json:"rounds"`
-	BalancesOK bool         `json:"balancesOk"`
-}
-
-// RoundAudit is one round's check.
-type RoundAudit struct {
-	Number int    `json:"number"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail,omitempty"`
-}
-
-// Audit verifies the event hash chain and that it ends where the table row
-// says, replays every round through the engine from the first, checks each
-// finished turn as recorded and each settled round's journal postings
-// against the replay, and checks that the books balance.
-func (s *Service) Audit(ctx context.Context, a Auth) (AuditReport, error) {
-	var (
-		events  []chain.Event
-		rounds  []db.Round
-		actions []db.Action
-		turns   []db.Turn
-		journal []db.JournalEntry
-	)
-	now, _, err := s.read(ctx, a, readPlan{accounts: true, history: func(b *db.Batch) {
-		b.EventList(a.TableID, &events)
-		b.RoundList(a.TableID, &rounds)
-		b.ActionListByTable(a.TableID, &actions)
-		b.TurnListByTable(a.TableID, &turns)
-		b.JournalList(a.TableID, &journal)
-	}})
-	if err != nil {
-		return AuditReport{}, err
-	}
-	t, players, accounts := now.row, now.Players, now.Accounts
-	chainReport := chain.Verify(events)
-	rep := AuditReport{Events: chainReport.Events, ChainOK: chainReport.OK, Rounds: []RoundAudit{}}
-	switch {
-	case !chainReport.OK:
-		rep.FirstBreak = fmt.Sprintf("event %d: %s", chainReport.BrokenAt, chainReport.Problem)
-	case int64(len(events)) != t.Head.Seq || (len(events) > 0 && string(chainReport.Head) != string(t.Head.Hash)):
-		rep.ChainOK = false
-		rep.FirstBreak = fmt.Sprintf("event %d: the log ends at event %d, but the table's last event is %d", len(events)+1,
-			len(events), t.Head.Seq)
-	}
-	st := &tableState{row: t, players: players, accounts: accounts}
-	replayErr := st.replayAll(rounds, actions)
-	if replayErr != nil {
-		rep.Rounds = append(rep.Rounds, RoundAudit{Detail: replayErr.Error()})
-	} else {
-		byRound := map[int][]db.Turn{}
-		for _, t := range turns {
-			byRound[t.Round] = append(byRound[t.Round], t)
-		}
-		for _, pr := range st.rounds {
-			rep.Rounds = append(rep.Rounds, auditRound(pr, byRound[pr.row.Number], journal))
-		}
-	}
-	sheet := ledger.Sheet(t.Currency, accounts, players)
-	rep.BalancesOK = sheet.Total() == 0
-	if replayErr == nil && st.current() == nil && st.game != nil && t.Status == db.TableOpen {
-		rep.BalancesOK = rep.BalancesOK && st.game.Pot() == sheet.Pot
-	}
-	rep.OK = rep.ChainOK && rep.BalancesOK
-	for _, r := range rep.Rounds {
-		rep.OK = rep.OK && r.OK
-	}
-	return rep, nil
 }
 
 // auditRound checks a replayed round's recorded turns and, once settled,
@@ -254,4 +183,10 @@ func normalize(v any) any {
 	var out any
 	_ = json.Unmarshal(raw, &out)
 	return out
+}
+
+// hasNonce reports whether a round.action payload carries a nonce.
+func hasNonce(payload []byte) bool {
+	var a roundAction
+	return json.Unmarshal(payload, &a) == nil && a.Nonce != ""
 }

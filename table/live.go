@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"github.com/tally-dice/tally/chain"
 
 	"github.com/tally-dice/tally/db"
 )
@@ -13,21 +14,23 @@ type Notice = db.Notice
 
 // Watch authenticates the caller and watches their table until stop is
 // called. ready is closed once changes are being listened for: anything
-// committed after that is noticed. seq is where the table's log ends now.
-func (s *Service) Watch(ctx context.Context, a Auth) (notices <-chan Notice, ready <-chan struct{}, stop func(), seq int64, err error) {
+// committed after that is noticed. head is where the table's log ends now.
+func (s *Service) Watch(ctx context.Context, a Auth) (notices <-chan Notice, ready <-chan struct{}, stop func(), head chain.Head, err error) {
 	r, _, err := s.read(ctx, a, readPlan{})
 	if err != nil {
-		return nil, nil, nil, 0, err
+		return nil, nil, nil, chain.Head{}, err
 	}
 	notices, ready, stop = s.listener.Subscribe(a.TableID)
-	return notices, ready, stop, r.row.Head.Seq, nil
+	return notices, ready, stop, r.row.Head, nil
 }
 
-// LastSeq is where a table's log ends now, for a watcher's periodic sync.
-func (s *Service) LastSeq(ctx context.Context, a Auth) (int64, error) {
+// Head is where a table's log ends now, for a watcher's periodic sync. It
+// authenticates the caller again, so a token revoked meanwhile (its seat
+// released or left) is refused: ErrUnauthorized.
+func (s *Service) Head(ctx context.Context, a Auth) (chain.Head, error) {
 	r, _, err := s.read(ctx, a, readPlan{})
 	if err != nil {
-		return 0, err
+		return chain.Head{}, err
 	}
-	return r.row.Head.Seq, nil
+	return r.row.Head, nil
 }

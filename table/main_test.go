@@ -11,6 +11,7 @@ import (
 	"github.com/tally-dice/tally/db/dbtest"
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/seal"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -30,7 +31,7 @@ type fixture struct {
 func newFixture(t testing.TB, in NewTable) *fixture {
 	t.Helper()
 	pool := dbtest.Pool(t)
-	f := &fixture{t: t, ctx: context.Background(), pool: pool, svc: New(pool, nil)}
+	f := &fixture{t: t, ctx: context.Background(), pool: pool, svc: New(pool, seal.Random(), nil)}
 	f.addTable(in)
 	return f
 }

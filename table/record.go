@@ -2,6 +2,8 @@ package table
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 
 	"github.com/tally-dice/tally/db"
@@ -103,7 +105,7 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	stored := make([]db.Action, len(actions))
 	for i, a := range actions {
 		seq := len(pr.actions) + i + 1
-		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a})
+		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a, Nonce: newNonce(a)})
 		if err != nil {
 			return RoundView{}, err
 		}
@@ -125,8 +127,12 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	return v, nil
 }
 
-// roundAction is the payload of round.action.
+// roundAction is the payload of round.action. A throw's carries a random
+// nonce: the event's hash, which every phone sees as the chain's head,
+// then says nothing about dice still under the cup (without it, trying the
+// few possible faces against the hash would find them).
 type roundAction struct {
+	Nonce  string      `json:"nonce,omitempty"`
 	Action game.Action `json:"action"`
 	Round  int         `json:"round"`
 	Seq    int         `json:"seq"`
@@ -232,4 +238,15 @@ func memo(res game.Result, gr *game.GameResult) string {
 		return "tied: playoff"
 	}
 	return string(res.Kind)
+}
+
+// newNonce is 128 random bits (hex) for a throw's event, none for other
+// actions.
+func newNonce(a game.Action) string {
+	if a.Kind != game.ActionRoll {
+		return ""
+	}
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/dbtest"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/seal"
 )
 
 // stressRequest is what one idempotency key asks for. It is derived from
@@ -59,7 +60,7 @@ func TestConcurrentMovementsKeepTheBooks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := stressPool(t, 24)
-	f := &fixture{t: t, ctx: ctx, pool: pool, svc: New(pool, nil)}
+	f := &fixture{t: t, ctx: ctx, pool: pool, svc: New(pool, seal.Random(), nil)}
 	type seated struct {
 		host    Auth
 		players []game.PlayerID
@@ -135,7 +136,7 @@ func TestSameKeySubmittedAtOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := stressPool(t, 16)
-	f := &fixture{t: t, ctx: ctx, pool: pool, svc: New(pool, nil)}
+	f := &fixture{t: t, ctx: ctx, pool: pool, svc: New(pool, seal.Random(), nil)}
 	f.addTable(NewTable{Players: []string{"Ann"}})
 	const bursts, submitters = 10, 12
 	for burst := range bursts {

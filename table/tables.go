@@ -94,20 +94,21 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []
 	b.Begin()
 	var stored db.IdempotencyKey
 	if k.Key != "" {
-		b.IdempotencyKeyGet(0, k.scope, k.Key, &stored)
+		b.IdempotencyKeyGet(db.KeyRef{Scope: k.scope, Key: k.Key, MaxAge: KeyRetention}, &stored)
 	}
 	b.TableNextID(&t.ID)
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
 	if stored.RequestHash != nil {
-		return replay(stored, k)
+		var head chain.Head // the table made is not locked here: its head is not read
+		return s.replay(stored, k, head)
 	}
 	host, audit := "", ""
 	host, t.HostTokenHash = newToken(prefixHost, t.ID)
 	audit, t.AuditTokenHash = newToken(prefixAudit, t.ID)
 	st := &tableState{}
-	w := &writer{ctx: ctx, conn: conn, who: Principal{Role: RoleHost, TableID: t.ID}, st: st, out: db.NewBatch(ctx),
+	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: Principal{Role: RoleHost, TableID: t.ID}, st: st, out: db.NewBatch(ctx),
 		head: chain.Start(), now: time.Now()}
 	w.out.TableInsert(t, &st.row)
 	st.row.ID = t.ID

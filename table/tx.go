@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/seal"
 )
 
 // Key makes a write idempotent: the request's Idempotency-Key, a
@@ -42,6 +44,9 @@ type Reply struct {
 	Body     []byte
 	Replayed bool
 	Value    any
+	// Head is the table's chain head after the write (for a replay, the
+	// head now): phones keep the latest they saw, to check the audit with.
+	Head chain.Head
 }
 
 // maxAttempts bounds how often a write aborted by a concurrent one (a
@@ -53,6 +58,7 @@ const maxAttempts = 5
 type writer struct {
 	ctx    context.Context
 	conn   *pgxpool.Conn
+	keys   *seal.Keys
 	who    Principal
 	st     *tableState
 	out    *db.Batch // the writes, sent with the commit
@@ -113,7 +119,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		// table's writers.
 		b.TableLockAs(t.tableID, t.hash, &row)
 	}
-	b.TableLoad(t.tableID, db.KeyRef{TableID: t.tableID, Scope: k.scope, Key: k.Key}, &l)
+	b.TableLoad(t.tableID, db.KeyRef{TableID: t.tableID, Scope: k.scope, Key: k.Key, MaxAge: KeyRetention}, &l)
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
@@ -126,14 +132,14 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		return Reply{}, fmt.Errorf("%w: no open table has that join code", ErrNotFound)
 	}
 	if l.Key.RequestHash != nil && k.Key != "" {
-		return replay(l.Key, k)
+		return s.replay(l.Key, k, row.Head)
 	}
 	st, err := stateOf(row, l)
 	if err != nil {
 		return Reply{}, err
 	}
-	w := &writer{ctx: ctx, conn: conn, who: who, st: st, out: db.NewBatch(ctx), head: row.Head, now: time.Now(),
-		rounds: row.Rounds}
+	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: db.NewBatch(ctx), head: row.Head,
+		now: time.Now(), rounds: row.Rounds}
 	v, err := do(w)
 	if err != nil {
 		return Reply{}, err
@@ -141,13 +147,35 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	return w.commit(k, v)
 }
 
+// KeyRetention is how long a stored answer to an Idempotency-Key is kept:
+// long enough for any phone to retry after a night of flaky wifi. An
+// older key is forgotten, and the same key then makes a new request.
+const KeyRetention = 48 * time.Hour
+
 // replay answers with a key's stored response, or refuses a key used
-// before for another request.
-func replay(stored db.IdempotencyKey, k Key) (Reply, error) {
+// before for another request. head is the table's chain head now.
+func (s *Service) replay(stored db.IdempotencyKey, k Key, head chain.Head) (Reply, error) {
 	if !bytes.Equal(stored.RequestHash, k.Hash) {
 		return Reply{}, fmt.Errorf("%w: Idempotency-Key %q was used for another request; use a new key for a new request", ErrKeyMismatch, k.Key)
 	}
-	return Reply{Status: stored.Status, Body: stored.Body, Replayed: true}, nil
+	body, err := stored.Body, error(nil)
+	// Answers stored before migration 4 are plain; they expire with
+	// KeyRetention like the rest.
+	if seal.Locked(body) {
+		body, err = s.keys.Unlock(body, keyContext(stored.TableID, k))
+	}
+	if err != nil {
+		// Locked under another secret: the answer cannot be given back,
+		// and applying the request again could apply it twice.
+		return Reply{}, fmt.Errorf("%w: Idempotency-Key %q was used before this server's secret changed; use a new key", ErrKeyMismatch, k.Key)
+	}
+	return Reply{Status: stored.Status, Body: body, Replayed: true, Head: head}, nil
+}
+
+// keyContext binds a stored answer to the key it answers, so that it cannot
+// be moved under another key and opened there.
+func keyContext(tableID int64, k Key) string {
+	return strconv.FormatInt(tableID, 10) + "\x00" + k.scope + "\x00" + k.Key
 }
 
 // release ends the connection's transaction if the request failed before
@@ -175,16 +203,19 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 	id := w.st.row.ID
 	h := w.history
 	h.Events, h.Head, h.Rounds = w.events, w.head, w.rounds
+	h.HeadSeal = w.keys.Head(id, w.head.Seq, w.head.Hash)
 	if k.Key != "" {
-		h.Key = db.IdempotencyKey{TableID: keyTable(id, k), Scope: k.scope, Key: k.Key, RequestHash: k.Hash,
-			Status: k.Status, Body: body, ContentType: "application/json"}
+		// The answer may hold tokens: it is stored locked (package seal).
+		kt := keyTable(id, k)
+		h.Key = db.IdempotencyKey{TableID: kt, Scope: k.scope, Key: k.Key, RequestHash: k.Hash,
+			Status: k.Status, Body: w.keys.Lock(body, keyContext(kt, k)), ContentType: "application/json"}
 	}
 	w.out.TableAppend(id, h)
 	w.out.Commit()
 	if err := w.out.Send(w.conn); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Status: k.Status, Body: body, Value: v}, nil
+	return Reply{Status: k.Status, Body: body, Value: v, Head: w.head}, nil
 }
 
 // keyTable is the table a key is stored under: 0 for the keys of tables
@@ -217,6 +248,7 @@ func (w *writer) emit(kind string, payload any) (chain.Event, error) {
 	if err != nil {
 		return chain.Event{}, err
 	}
+	e.Seal = w.keys.Event(e.TableID, e.Seq, e.Hash)
 	w.events = append(w.events, e)
 	return e, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/dbtest"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/seal"
 )
 
 // TestUpgradeFromSchema2 loads tables that Tally wrote before migration 3
@@ -24,20 +25,21 @@ import (
 func TestUpgradeFromSchema2(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dsn := dbtest.DSN(t)
+	runtimeDSN := dbtest.DSN(t)
+	dsn := dbtest.OwnerDSN(t, runtimeDSN) // the schema's owner migrates and loads the old rows
 	if err := db.MigrateTo(ctx, dsn, 2); err != nil {
 		t.Fatal(err)
 	}
-	pool, err := pgxpool.New(ctx, dsn)
+	owner, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(pool.Close)
+	t.Cleanup(owner.Close)
 	data, err := os.ReadFile("testdata/v2_tables.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pool.Acquire(ctx)
+	conn, err := owner.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +62,22 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	if err := json.Unmarshal(raw, &tokens); err != nil {
 		t.Fatal(err)
 	}
-	svc := New(pool, nil)
+	// Tally serves as the runtime role, and seals the old history first.
+	pool, err := pgxpool.New(ctx, runtimeDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	svc := New(pool, seal.Random(), nil)
+	if n, err := svc.SealHistory(ctx); err != nil || n == 0 {
+		t.Fatalf("sealing the old history: %d sealed, err %v", n, err)
+	}
 	bar := Auth{TableID: 1, Token: tokens["1"]}
 	rolloff := Auth{TableID: 2, Token: tokens["2"]}
 	scarne := Auth{TableID: 3, Token: tokens["3"]}
 	audit := Auth{TableID: 1, Token: tokens["audit1"]}
 	for _, a := range []Auth{bar, rolloff, scarne, audit} {
-		if rep, err := svc.Audit(ctx, a); err != nil || !rep.OK {
+		if rep, err := svc.Audit(ctx, a, AuditQuery{}); err != nil || !rep.OK {
 			t.Fatalf("table %d after the upgrade: %+v %v", a.TableID, rep, err)
 		}
 	}
@@ -142,7 +153,7 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	}
 
 	for _, a := range []Auth{bar, rolloff, scarne} {
-		if rep, err := svc.Audit(ctx, a); err != nil || !rep.OK {
+		if rep, err := svc.Audit(ctx, a, AuditQuery{}); err != nil || !rep.OK {
 			t.Fatalf("table %d after playing on: %+v %v", a.TableID, rep, err)
 		}
 	}

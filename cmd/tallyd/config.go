@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,9 @@ type config struct {
 	Addr        string
 	DataDir     string
 	DatabaseURL string
+	MigrateURL  string // the owner's connection, for migrations
+	SecretFile  string
+	Secret      string // hex, from TALLY_SECRET only
 	MaxConns    int
 	DebugAddr   string
 	LogLevel    slog.Level
@@ -51,6 +55,9 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ":8080"), "address to listen on [TALLY_ADDR]")
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
+	fs.StringVar(&c.MigrateURL, "migrate-database-url", env("TALLY_MIGRATE_DATABASE_URL", ""), "connection string of the schema's owner, for migrations; empty migrates as DATABASE_URL's role [TALLY_MIGRATE_DATABASE_URL]")
+	fs.StringVar(&c.SecretFile, "secret-file", env("TALLY_SECRET_FILE", ""), "file holding the master secret that seals history and signs receipts (hex), made on the first run; default secret.key in --data-dir; TALLY_SECRET (hex) wins over it [TALLY_SECRET_FILE]")
+	c.Secret = os.Getenv("TALLY_SECRET")
 	fs.IntVar(&c.MaxConns, "db-max-conns", envInt("TALLY_DB_MAX_CONNS", 0), "database connections at most; 0 takes pool_max_conns from the database URL, or 4 per CPU (at least 8) [TALLY_DB_MAX_CONNS]")
 	fs.StringVar(&c.DebugAddr, "debug-addr", env("TALLY_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on this address; off when empty [TALLY_DEBUG_ADDR]")
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
@@ -66,6 +73,9 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fs, fmt.Errorf("--log-level: %w", err)
+	}
+	if c.SecretFile == "" {
+		c.SecretFile = filepath.Join(c.DataDir, "secret.key")
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fs, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)

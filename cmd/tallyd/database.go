@@ -11,26 +11,40 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/pgserver"
 )
 
-// managedDatabase is the name of tallyd's database inside its own server.
-const managedDatabase = "tally"
+// managedDatabase is the name of tallyd's database inside its own server,
+// and managedRuntime the role tallyd serves as there.
+const (
+	managedDatabase = "tally"
+	managedRuntime  = "tally_app"
+)
 
 // database is where tallyd keeps its data: DATABASE_URL, or a PostgreSQL
-// server it started itself and stops on close.
+// server it started itself and stops on close. Migrations run as owner;
+// tallyd serves as dsn's role.
 type database struct {
 	dsn     string
+	owner   string
 	managed bool
 	server  *pgserver.Server
 }
 
-// openDatabase uses DATABASE_URL when set; otherwise it starts a local
-// PostgreSQL under the data directory (created on the first run, reused on
-// later ones) and makes sure tallyd's database exists in it.
+// openDatabase uses DATABASE_URL when set (migrating as
+// --migrate-database-url's role when that is set too); otherwise it starts
+// a local PostgreSQL under the data directory (created on the first run,
+// reused on later ones) and makes sure tallyd's database exists in it,
+// migrated by the server's superuser and served by the runtime role
+// tally_app.
 func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database, error) {
 	if cfg.DatabaseURL != "" {
-		return &database{dsn: cfg.DatabaseURL}, nil
+		owner := cfg.MigrateURL
+		if owner == "" {
+			owner = cfg.DatabaseURL
+		}
+		return &database{dsn: cfg.DatabaseURL, owner: owner}, nil
 	}
 	dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "postgres"))
 	if err != nil {
@@ -44,13 +58,42 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 	if err != nil {
 		return nil, err
 	}
-	d := &database{dsn: srv.DSNFor(managedDatabase), managed: true, server: srv}
+	owner := srv.DSNFor(managedDatabase)
+	runtime, err := pgserver.WithUser(owner, managedRuntime, "")
+	if err != nil {
+		return nil, err
+	}
+	d := &database{dsn: runtime, owner: owner, managed: true, server: srv}
 	if err := pgserver.CreateDatabases(ctx, srv.DSN(), managedDatabase); err != nil {
 		d.close(log)
 		return nil, err
 	}
 	log.Info("managed PostgreSQL ready", "port", srv.Port())
 	return d, nil
+}
+
+// migrate brings the schema up to date as its owner and, on the managed
+// server, makes the runtime role tallyd serves as.
+func (d *database) migrate(ctx context.Context) (uint, error) {
+	version, err := db.Migrate(ctx, d.owner, "up")
+	if err != nil || !d.managed {
+		return version, err
+	}
+	return version, db.EnsureRuntimeLogin(ctx, d.owner, managedRuntime, "")
+}
+
+// warnOverreach says loudly, at startup, when the role tallyd serves as can
+// rewrite history: the database then trusts Tally's own role with it.
+func warnOverreach(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) {
+	problems, err := db.Overreach(ctx, pool)
+	if err != nil {
+		log.Error("checking the database role's privileges", "err", err)
+		return
+	}
+	for _, p := range problems {
+		log.Error("LEAST PRIVILEGE: "+p+": serve as a role that is only a member of "+db.RuntimeGroup+
+			" and migrate with --migrate-database-url (README, Database roles)", "role_problem", p)
+	}
 }
 
 // openPool opens the connection pool. Its size is, in order: maxConns when

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tally-dice/tally/api"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -78,21 +79,37 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer database.close(log)
-	version, err := db.Migrate(ctx, database.dsn, "up")
+	version, err := database.migrate(ctx)
 	if err != nil {
 		return err
 	}
 	log.Info("database schema ready", "version", version)
+	secret, err := seal.Load(cfg.Secret, cfg.SecretFile)
+	if err != nil {
+		return err
+	}
+	keys, err := seal.New(secret)
+	if err != nil {
+		return err
+	}
 	pool, err := openPool(ctx, database.dsn, cfg.MaxConns)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
 	log.Info("database pool", "max_conns", pool.Config().MaxConns)
+	warnOverreach(ctx, pool, log)
+	tables := table.New(pool, keys, log)
+	if n, err := tables.SealHistory(ctx); err != nil {
+		return fmt.Errorf("sealing history written before seals: %w", err)
+	} else if n > 0 {
+		log.Info("sealed history written before seals", "events_and_heads", n)
+	}
+	go tables.ExpireKeys(ctx)
 
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           api.New(api.Config{Tables: table.New(pool, log), Log: log, Done: ctx.Done()}),
+		Handler:           api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done()}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -138,14 +155,18 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, what string, std
 	defer database.close(log)
 	switch what {
 	case "up", "down":
-		v, err := db.Migrate(ctx, database.dsn, what)
+		migrate := func() (uint, error) { return db.Migrate(ctx, database.owner, what) }
+		if what == "up" {
+			migrate = func() (uint, error) { return database.migrate(ctx) }
+		}
+		v, err := migrate()
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "version %d\n", v)
 		return nil
 	case "version":
-		v, dirty, err := db.MigrationVersion(ctx, database.dsn)
+		v, dirty, err := db.MigrationVersion(ctx, database.owner)
 		if err != nil {
 			return err
 		}

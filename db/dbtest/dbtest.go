@@ -14,6 +14,11 @@
 // the schema changes; each test then clones it with CREATE DATABASE ...
 // TEMPLATE, which takes milliseconds.
 //
+// Tests connect as the runtime role tally_test_app (a member of
+// tally_runtime, as tallyd serves), so the whole suite runs with the
+// privileges tallyd has; OwnerDSN connects to a test's database as the
+// server's administrator, for tests that tamper with history.
+//
 // When no server can be had, the test fails (it is never skipped) with a
 // message that says how to get one. Packages call Main from TestMain so the
 // private server stops when their tests end; the server's parent-death
@@ -68,8 +73,12 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Pool returns a pool on a fresh, migrated, empty database that is dropped
-// when the test ends.
+// runtimeRole is the login role tests serve as, a member of
+// db.RuntimeGroup; its password is no secret (it only guards test servers).
+const runtimeRole = "tally_test_app"
+
+// Pool returns a pool, as the runtime role, on a fresh, migrated, empty
+// database that is dropped when the test ends.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	pool, err := pgxpool.New(context.Background(), DSN(t))
@@ -81,7 +90,7 @@ func Pool(t testing.TB) *pgxpool.Pool {
 }
 
 // DSN creates a fresh, migrated, empty database for the test and returns
-// its connection string. The database is dropped when the test ends, even
+// its connection string as the runtime role. The database is dropped when the test ends, even
 // if connections to it are still open.
 func DSN(t testing.TB) string {
 	t.Helper()
@@ -102,10 +111,29 @@ func DSN(t testing.TB) string {
 		}
 	})
 	dsn, err := pgserver.WithDatabase(e.adminDSN, name)
+	if err == nil {
+		dsn, err = pgserver.WithUser(dsn, runtimeRole, runtimeRole)
+	}
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
 	return dsn
+}
+
+// OwnerDSN is dsn (from DSN) connecting as the server's administrator, who
+// owns the test database's schema.
+func OwnerDSN(t testing.TB, dsn string) string {
+	t.Helper()
+	e := environment(t)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	owner, err := pgserver.WithDatabase(e.adminDSN, cfg.Database)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	return owner
 }
 
 // environment sets up the process's server and template once.

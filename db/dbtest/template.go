@@ -39,7 +39,7 @@ func ensureTemplate(ctx context.Context, admin *pgxpool.Pool, adminDSN string) (
 		return "", fmt.Errorf("%w: %w", errTemplate, err)
 	}
 	if exists {
-		return name, nil
+		return name, runtimeLogin(ctx, adminDSN)
 	}
 	building := pgx.Identifier{name + "_building"}.Sanitize()
 	for _, sql := range []string{
@@ -61,5 +61,15 @@ func ensureTemplate(ctx context.Context, admin *pgxpool.Pool, adminDSN string) (
 	if _, err := conn.Exec(ctx, rename); err != nil {
 		return "", fmt.Errorf("%w: %w", errTemplate, err)
 	}
-	return name, nil
+	return name, runtimeLogin(ctx, adminDSN)
+}
+
+// runtimeLogin makes the role tests serve as, once the migrations have made
+// its group; under the template's lock, so test processes sharing a server
+// never make it twice at once.
+func runtimeLogin(ctx context.Context, dsn string) error {
+	if err := db.EnsureRuntimeLogin(ctx, dsn, runtimeRole, runtimeRole); err != nil {
+		return fmt.Errorf("%w: %w", errTemplate, err)
+	}
+	return nil
 }

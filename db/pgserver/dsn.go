@@ -54,3 +54,25 @@ func CreateDatabases(ctx context.Context, dsn string, names ...string) error {
 	}
 	return nil
 }
+
+// WithUser returns dsn connecting as another role (with its password, when
+// password is not empty), for URL and keyword/value strings alike.
+func WithUser(dsn, user, password string) (string, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", fmt.Errorf("parse %s: %w", Redact(dsn), err)
+		}
+		u.User = url.User(user)
+		if password != "" {
+			u.User = url.UserPassword(user, password)
+		}
+		return u.String(), nil
+	}
+	quote := func(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'" }
+	dsn += " user=" + quote(user)
+	if password != "" {
+		dsn += " password=" + quote(password)
+	}
+	return dsn, nil
+}

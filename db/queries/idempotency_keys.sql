@@ -1,2 +1,17 @@
 -- name: IdempotencyKeyGet :one
-SELECT * FROM idempotency_keys WHERE table_id = @table_id AND scope = @scope AND key = @key;
+-- IdempotencyKeyGet finds a stored answer younger than max_age seconds: an
+-- older one has expired, even before IdempotencyKeyExpire removes it.
+SELECT * FROM idempotency_keys
+WHERE table_id = @table_id AND scope = @scope AND key = @key
+  AND created_at > now() - make_interval(secs => @max_age::float8);
+
+-- name: IdempotencyKeyExpire :execrows
+-- IdempotencyKeyExpire removes at most max answers older than max_age
+-- seconds, oldest first. It is the one statement that spans every table
+-- (the upkeep of expired keys); it runs in the background, in small
+-- batches.
+DELETE FROM idempotency_keys k
+USING (SELECT table_id, scope, key FROM idempotency_keys
+       WHERE created_at <= now() - make_interval(secs => @max_age::float8)
+       ORDER BY created_at LIMIT @max) old
+WHERE k.table_id = old.table_id AND k.scope = old.scope AND k.key = old.key;

@@ -39,7 +39,7 @@ SELECT id FROM tables WHERE join_code = @join_code;
 -- name: TableAppend :exec
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,
--- the round it settles, the table's new chain head and round count, the
+-- the round it settles, the table's new chain head (sealed) and round count, the
 -- answer to its Idempotency-Key, and one notification of the change. The
 -- statement fails (and the transaction with it) when the round it writes
 -- to is missing or the round it settles is not open.
@@ -62,11 +62,12 @@ WITH actions AS (
     WHERE s.table_id = @table_id AND s.number = @settles::int AND s.status = 'open'
     RETURNING s.id
 ), events AS (
-    INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash)
+    INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
     SELECT @table_id, unnest(@event_seqs::bigint[]), unnest(@event_kinds::text[]), unnest(@event_payloads::text[])::jsonb,
-           @created_at, unnest(@event_prev_hashes::bytea[]), unnest(@event_hashes::bytea[])
+           @created_at, unnest(@event_prev_hashes::bytea[]), unnest(@event_hashes::bytea[]), unnest(@event_seals::bytea[])
 ), head AS (
-    UPDATE tables AS t SET event_seq = @head_seq::bigint, event_hash = @head_hash::bytea, rounds = @rounds::int
+    UPDATE tables AS t SET event_seq = @head_seq::bigint, event_hash = @head_hash::bytea, head_seal = @head_seal::bytea,
+        rounds = @rounds::int
     WHERE t.id = @table_id
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)

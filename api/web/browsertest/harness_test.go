@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/tally-dice/tally/api"
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -61,7 +62,7 @@ type server struct {
 func startServer(t *testing.T) *server {
 	t.Helper()
 	done := make(chan struct{})
-	s := &server{api: api.New(api.Config{Tables: table.New(dbtest.Pool(t), nil), Done: done}),
+	s := &server{api: api.New(api.Config{Tables: table.New(dbtest.Pool(t), seal.Random(), nil), Done: done}),
 		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(s.Close)

@@ -2,6 +2,8 @@ package browsertest
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -24,7 +26,12 @@ func makeTable(t *testing.T, base string, body map[string]any) string {
 func makeTableFull(t *testing.T, base string, body map[string]any) made {
 	t.Helper()
 	b, _ := json.Marshal(body)
-	res, err := http.Post(base+"/v1/tables", "application/json", bytes.NewReader(b))
+	hr, _ := http.NewRequest(http.MethodPost, base+"/v1/tables", bytes.NewReader(b))
+	hr.Header.Set("Content-Type", "application/json")
+	key := make([]byte, 16)
+	_, _ = rand.Read(key)
+	hr.Header.Set("Idempotency-Key", hex.EncodeToString(key))
+	res, err := http.DefaultClient.Do(hr)
 	if err != nil {
 		t.Fatal(err)
 	}

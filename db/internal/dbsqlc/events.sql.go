@@ -10,7 +10,7 @@ import (
 )
 
 const eventList = `-- name: EventList :many
-SELECT table_id, seq, kind, payload, created_at, prev_hash, hash FROM events WHERE table_id = $1 ORDER BY seq
+SELECT table_id, seq, kind, payload, created_at, prev_hash, hash, seal FROM events WHERE table_id = $1 ORDER BY seq
 `
 
 func (q *Queries) EventList(ctx context.Context, db DBTX, tableID int64) ([]Event, error) {
@@ -30,6 +30,7 @@ func (q *Queries) EventList(ctx context.Context, db DBTX, tableID int64) ([]Even
 			&i.CreatedAt,
 			&i.PrevHash,
 			&i.Hash,
+			&i.Seal,
 		); err != nil {
 			return nil, err
 		}
@@ -42,7 +43,7 @@ func (q *Queries) EventList(ctx context.Context, db DBTX, tableID int64) ([]Even
 }
 
 const eventPage = `-- name: EventPage :many
-SELECT table_id, seq, kind, payload, created_at, prev_hash, hash FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
+SELECT table_id, seq, kind, payload, created_at, prev_hash, hash, seal FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
 `
 
 type EventPageParams struct {
@@ -68,7 +69,102 @@ func (q *Queries) EventPage(ctx context.Context, db DBTX, arg EventPageParams) (
 			&i.CreatedAt,
 			&i.PrevHash,
 			&i.Hash,
+			&i.Seal,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const eventSeal = `-- name: EventSeal :one
+SELECT tally_seal_events($1, $2::bigint[], $3::bytea[])::bigint AS sealed
+`
+
+type EventSealParams struct {
+	TableID int64
+	Seqs    []int64
+	Seals   [][]byte
+}
+
+func (q *Queries) EventSeal(ctx context.Context, db DBTX, arg EventSealParams) (int64, error) {
+	row := db.QueryRow(ctx, eventSeal, arg.TableID, arg.Seqs, arg.Seals)
+	var sealed int64
+	err := row.Scan(&sealed)
+	return sealed, err
+}
+
+const eventUnsealed = `-- name: EventUnsealed :many
+SELECT table_id, seq, hash FROM events WHERE seal IS NULL ORDER BY table_id, seq LIMIT $1
+`
+
+type EventUnsealedRow struct {
+	TableID int64
+	Seq     int64
+	Hash    []byte
+}
+
+// EventUnsealed lists up to max events written before seals existed
+// (migration 4), table by table.
+func (q *Queries) EventUnsealed(ctx context.Context, db DBTX, max int32) ([]EventUnsealedRow, error) {
+	rows, err := db.Query(ctx, eventUnsealed, max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []EventUnsealedRow
+	for rows.Next() {
+		var i EventUnsealedRow
+		if err := rows.Scan(&i.TableID, &i.Seq, &i.Hash); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const tableHeadSeal = `-- name: TableHeadSeal :exec
+UPDATE tables SET head_seal = $1 WHERE id = $2 AND event_seq = $3 AND head_seal IS NULL
+`
+
+type TableHeadSealParams struct {
+	HeadSeal []byte
+	ID       int64
+	EventSeq int64
+}
+
+func (q *Queries) TableHeadSeal(ctx context.Context, db DBTX, arg TableHeadSealParams) error {
+	_, err := db.Exec(ctx, tableHeadSeal, arg.HeadSeal, arg.ID, arg.EventSeq)
+	return err
+}
+
+const tableHeadUnsealed = `-- name: TableHeadUnsealed :many
+SELECT id, event_seq, event_hash FROM tables WHERE head_seal IS NULL ORDER BY id LIMIT $1
+`
+
+type TableHeadUnsealedRow struct {
+	ID        int64
+	EventSeq  int64
+	EventHash []byte
+}
+
+func (q *Queries) TableHeadUnsealed(ctx context.Context, db DBTX, max int32) ([]TableHeadUnsealedRow, error) {
+	rows, err := db.Query(ctx, tableHeadUnsealed, max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TableHeadUnsealedRow
+	for rows.Next() {
+		var i TableHeadUnsealedRow
+		if err := rows.Scan(&i.ID, &i.EventSeq, &i.EventHash); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

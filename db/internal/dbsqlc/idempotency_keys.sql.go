@@ -9,18 +9,53 @@ import (
 	"context"
 )
 
+const idempotencyKeyExpire = `-- name: IdempotencyKeyExpire :execrows
+DELETE FROM idempotency_keys k
+USING (SELECT table_id, scope, key FROM idempotency_keys
+       WHERE created_at <= now() - make_interval(secs => $1::float8)
+       ORDER BY created_at LIMIT $2) old
+WHERE k.table_id = old.table_id AND k.scope = old.scope AND k.key = old.key
+`
+
+type IdempotencyKeyExpireParams struct {
+	MaxAge float64
+	Max    int32
+}
+
+// IdempotencyKeyExpire removes at most max answers older than max_age
+// seconds, oldest first. It is the one statement that spans every table
+// (the upkeep of expired keys); it runs in the background, in small
+// batches.
+func (q *Queries) IdempotencyKeyExpire(ctx context.Context, db DBTX, arg IdempotencyKeyExpireParams) (int64, error) {
+	result, err := db.Exec(ctx, idempotencyKeyExpire, arg.MaxAge, arg.Max)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const idempotencyKeyGet = `-- name: IdempotencyKeyGet :one
-SELECT scope, key, request_hash, status, response_status, response_body, response_content_type, created_at, table_id FROM idempotency_keys WHERE table_id = $1 AND scope = $2 AND key = $3
+SELECT scope, key, request_hash, status, response_status, response_body, response_content_type, created_at, table_id FROM idempotency_keys
+WHERE table_id = $1 AND scope = $2 AND key = $3
+  AND created_at > now() - make_interval(secs => $4::float8)
 `
 
 type IdempotencyKeyGetParams struct {
 	TableID int64
 	Scope   string
 	Key     string
+	MaxAge  float64
 }
 
+// IdempotencyKeyGet finds a stored answer younger than max_age seconds: an
+// older one has expired, even before IdempotencyKeyExpire removes it.
 func (q *Queries) IdempotencyKeyGet(ctx context.Context, db DBTX, arg IdempotencyKeyGetParams) (IdempotencyKey, error) {
-	row := db.QueryRow(ctx, idempotencyKeyGet, arg.TableID, arg.Scope, arg.Key)
+	row := db.QueryRow(ctx, idempotencyKeyGet,
+		arg.TableID,
+		arg.Scope,
+		arg.Key,
+		arg.MaxAge,
+	)
 	var i IdempotencyKey
 	err := row.Scan(
 		&i.Scope,

@@ -18,6 +18,17 @@ type Account struct {
 	CreatedAt time.Time
 }
 
+type AuditCheckpoint struct {
+	TableID   int64
+	Seq       int64
+	Hash      []byte
+	Round     int32
+	Rows      []byte
+	State     []byte
+	Seal      []byte
+	CreatedAt time.Time
+}
+
 type Event struct {
 	TableID   int64
 	Seq       int64
@@ -26,6 +37,7 @@ type Event struct {
 	CreatedAt time.Time
 	PrevHash  []byte
 	Hash      []byte
+	Seal      []byte
 }
 
 type IdempotencyKey struct {
@@ -115,6 +127,7 @@ type Table struct {
 	EventSeq       int64
 	EventHash      []byte
 	Rounds         int32
+	HeadSeal       []byte
 }
 
 type Turn struct {

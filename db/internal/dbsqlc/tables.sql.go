@@ -31,17 +31,18 @@ WITH actions AS (
     WHERE s.table_id = $6 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
 ), events AS (
-    INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash)
+    INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
     SELECT $6, unnest($20::bigint[]), unnest($21::text[]), unnest($22::text[])::jsonb,
-           $23, unnest($24::bytea[]), unnest($25::bytea[])
+           $23, unnest($24::bytea[]), unnest($25::bytea[]), unnest($26::bytea[])
 ), head AS (
-    UPDATE tables AS t SET event_seq = $26::bigint, event_hash = $27::bytea, rounds = $28::int
+    UPDATE tables AS t SET event_seq = $27::bigint, event_hash = $28::bytea, head_seal = $29::bytea,
+        rounds = $30::int
     WHERE t.id = $6
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT $29::bigint, $30::text, $31::text, $32::bytea, $33::int,
-           $34::bytea, $35::text
-    WHERE $31::text <> ''
+    SELECT $31::bigint, $32::text, $33::text, $34::bytea, $35::int,
+           $36::bytea, $37::text
+    WHERE $33::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
@@ -75,8 +76,10 @@ type TableAppendParams struct {
 	CreatedAt           time.Time
 	EventPrevHashes     [][]byte
 	EventHashes         [][]byte
+	EventSeals          [][]byte
 	HeadSeq             int64
 	HeadHash            []byte
+	HeadSeal            []byte
 	Rounds              int32
 	KeyTable            int64
 	Scope               string
@@ -89,7 +92,7 @@ type TableAppendParams struct {
 
 // TableAppend writes, in one statement, what a write adds to a table's
 // history: its rounds' new actions and finished turns, its audit events,
-// the round it settles, the table's new chain head and round count, the
+// the round it settles, the table's new chain head (sealed) and round count, the
 // answer to its Idempotency-Key, and one notification of the change. The
 // statement fails (and the transaction with it) when the round it writes
 // to is missing or the round it settles is not open.
@@ -120,8 +123,10 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.CreatedAt,
 		arg.EventPrevHashes,
 		arg.EventHashes,
+		arg.EventSeals,
 		arg.HeadSeq,
 		arg.HeadHash,
+		arg.HeadSeal,
 		arg.Rounds,
 		arg.KeyTable,
 		arg.Scope,
@@ -148,7 +153,7 @@ func (q *Queries) TableClose(ctx context.Context, db DBTX, id int64) error {
 }
 
 const tableGet = `-- name: TableGet :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds FROM tables WHERE id = $1
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal FROM tables WHERE id = $1
 `
 
 func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -169,6 +174,7 @@ func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error
 		&i.EventSeq,
 		&i.EventHash,
 		&i.Rounds,
+		&i.HeadSeal,
 	)
 	return i, err
 }
@@ -189,12 +195,12 @@ WITH t AS (
     INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
     OVERRIDING SYSTEM VALUE
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-    RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds
+    RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal
 ), house AS (
     INSERT INTO accounts (table_id, kind)
     SELECT t.id, k.kind FROM t, (VALUES ('pot'), ('world')) AS k (kind)
 )
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds FROM t
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal FROM t
 `
 
 type TableInsertParams struct {
@@ -223,6 +229,7 @@ type TableInsertRow struct {
 	EventSeq       int64
 	EventHash      []byte
 	Rounds         int32
+	HeadSeal       []byte
 }
 
 // TableInsert makes a table, under an id from TableNextID, with its pot and
@@ -254,12 +261,13 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		&i.EventSeq,
 		&i.EventHash,
 		&i.Rounds,
+		&i.HeadSeal,
 	)
 	return i, err
 }
 
 const tableLock = `-- name: TableLock :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds FROM tables WHERE id = $1 FOR UPDATE
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal FROM tables WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -280,12 +288,13 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 		&i.EventSeq,
 		&i.EventHash,
 		&i.Rounds,
+		&i.HeadSeal,
 	)
 	return i, err
 }
 
 const tableLockAs = `-- name: TableLockAs :one
-SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds FROM tables t
+SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal FROM tables t
 WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
                       OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = $2))
 FOR UPDATE OF t
@@ -318,6 +327,7 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 		&i.EventSeq,
 		&i.EventHash,
 		&i.Rounds,
+		&i.HeadSeal,
 	)
 	return i, err
 }

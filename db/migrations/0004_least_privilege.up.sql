@@ -1,0 +1,108 @@
+-- 0004_least_privilege: Tally serves as a role that cannot rewrite history,
+-- and the history carries seals made with a key the database never sees.
+--
+-- Migrations run as the schema's owner. tallyd serves as a login role that
+-- is a member of tally_runtime, which this migration creates (the owner
+-- needs CREATEROLE for that once, or an administrator creates it first) and
+-- grants exactly what serving needs:
+--   - the audit log (events), rounds' actions and finished turns: read and
+--     append, never change or remove;
+--   - the journal, its postings and the accounts' balances: read only;
+--     money moves through tally_journal_post, which runs as the owner
+--     (SECURITY DEFINER) and checks every movement as a whole;
+--   - tables, players, rounds: read, add, and change only the columns a
+--     write keeps current (the chain head, a seat's token, a round's status);
+--   - idempotency keys and audit checkpoints: what their upkeep needs.
+-- Only an owner can alter a table, disable or add a trigger, or truncate:
+-- the runtime role can do none of those.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'tally_runtime') THEN
+        CREATE ROLE tally_runtime NOLOGIN;
+    END IF;
+END
+$$;
+
+-- A seal is HMAC-SHA-256, under a key kept outside the database, of an
+-- event's table, sequence number and hash (events.seal), or of the chain's
+-- head (tables.head_seal): rewriting rows and hashing them again needs the
+-- key as well as the database. Events written before this migration are
+-- sealed by tallyd when it starts (tally_seal_events); the audit reports
+-- any event still without one.
+ALTER TABLE events ADD COLUMN seal bytea CHECK (length(seal) = 32);
+ALTER TABLE tables ADD COLUMN head_seal bytea CHECK (length(head_seal) = 32);
+
+-- Events stay append-only; the one change allowed is giving an unsealed
+-- event its seal, with nothing else about it changed.
+CREATE FUNCTION tally_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.seal IS NULL AND NEW.seal IS NOT NULL
+       AND (NEW.table_id, NEW.seq, NEW.kind, NEW.payload, NEW.created_at, NEW.prev_hash, NEW.hash)
+           IS NOT DISTINCT FROM (OLD.table_id, OLD.seq, OLD.kind, OLD.payload, OLD.created_at, OLD.prev_hash, OLD.hash) THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP USING ERRCODE = 'TL001';
+END
+$$;
+DROP TRIGGER events_append_only ON events;
+CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION tally_events_append_only();
+
+-- tally_seal_events gives events of a table that have no seal yet the
+-- seals tallyd computed for them; sealed events are left as they are.
+CREATE FUNCTION tally_seal_events(p_table bigint, p_seqs bigint[], p_seals bytea[]) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+DECLARE
+    n bigint;
+BEGIN
+    UPDATE events e SET seal = u.s
+    FROM unnest(p_seqs, p_seals) AS u (q, s)
+    WHERE e.table_id = p_table AND e.seq = u.q AND e.seal IS NULL;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END
+$$;
+
+-- An audit checkpoint: the table's history up to event seq (whose hash it
+-- names) was verified, and its rounds up to round replayed through the
+-- engine. rows is the SHA-256 of those rounds' stored rows (rounds,
+-- actions, turns) as they were then, and state the game's state after them
+-- (the engine's GameState as JSON, kept as bytes): a later audit finding
+-- the same rows resumes the replay from state. seal (under the key outside
+-- the database) covers all of it, so a checkpoint cannot be forged to skip
+-- the replay of rewritten rounds.
+CREATE TABLE audit_checkpoints (
+    table_id   bigint      PRIMARY KEY,
+    seq        bigint      NOT NULL CHECK (seq >= 0),
+    hash       bytea       NOT NULL CHECK (length(hash) = 32),
+    round      int         NOT NULL CHECK (round >= 0),
+    rows       bytea       NOT NULL CHECK (length(rows) = 32),
+    state      bytea       NOT NULL,
+    seal       bytea       NOT NULL CHECK (length(seal) = 32),
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Stored answers expire (see table.KeyRetention); their age is read by
+-- table, under its key.
+CREATE INDEX idempotency_keys_age_idx ON idempotency_keys (table_id, created_at);
+
+-- tally_journal_post runs as the owner: it is the runtime role's only way
+-- to move money. Its search path is pinned so that nobody can slip their
+-- own objects in front of the tables it writes.
+ALTER FUNCTION tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[])
+    SECURITY DEFINER SET search_path = pg_catalog, public;
+
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
+GRANT USAGE ON SCHEMA public TO tally_runtime;
+GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO tally_runtime;
+GRANT SELECT, INSERT ON tables, players, rounds, accounts, round_actions, turns, events TO tally_runtime;
+GRANT UPDATE (event_seq, event_hash, head_seal, rounds, status, closed_at) ON tables TO tally_runtime;
+GRANT UPDATE (token_hash, claimed_at, left_at) ON players TO tally_runtime;
+GRANT UPDATE (status, settled_at) ON rounds TO tally_runtime;
+GRANT SELECT ON journal_transactions, postings TO tally_runtime;
+GRANT SELECT, INSERT, UPDATE, DELETE ON idempotency_keys, audit_checkpoints TO tally_runtime;
+GRANT EXECUTE ON FUNCTION tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[]),
+    tally_seal_events(bigint, bigint[], bytea[]), tally_expect(bigint, bigint, text) TO tally_runtime;
+-- The trigger functions run as whoever fires them; nobody calls them.
+GRANT EXECUTE ON FUNCTION tally_reject_change(), tally_events_append_only(), tally_guard_posting() TO tally_runtime;

@@ -1,0 +1,216 @@
+// Package seal holds Tally's secrets, which live outside the database: with
+// the database alone nobody can rewrite a table's history and make it look
+// whole again, read a token out of a stored answer, or sign a receipt.
+//
+// Everything is derived from one master secret of at least 32 bytes (from
+// TALLY_SECRET, or a file in tallyd's data directory made on the first
+// run):
+//   - seals: HMAC-SHA-256 over an event's table, sequence number and hash
+//     (Event), over the chain's head (Head) and over an audit checkpoint
+//     (Checkpoint). Each kind of seal is domain-separated, so one can never
+//     stand in for another;
+//   - the AES-256-GCM key that encrypts stored Idempotency-Key answers
+//     (Lock, Unlock), whose bodies may hold tokens;
+//   - the Ed25519 key that signs night receipts (Sign, PublicKey).
+//
+// Losing the secret loses nothing written: the chain's hashes still verify
+// and receipts still verify with the public key they carry. Seals and
+// stored answers made under the old secret no longer check (the audit says
+// so), and retried requests from before the change are applied afresh.
+package seal
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MinSecret is the least master secret accepted, in bytes.
+const MinSecret = 32
+
+// ErrSecret is wrapped by every problem with the master secret.
+var ErrSecret = errors.New("master secret")
+
+// Keys are the keys derived from one master secret.
+type Keys struct {
+	seal  []byte
+	reply cipher.AEAD
+	sign  ed25519.PrivateKey
+}
+
+// New derives the keys from a master secret.
+func New(secret []byte) (*Keys, error) {
+	if len(secret) < MinSecret {
+		return nil, fmt.Errorf("%w: %d bytes, at least %d needed", ErrSecret, len(secret), MinSecret)
+	}
+	block, err := aes.NewCipher(derive(secret, "reply-encryption"))
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &Keys{
+		seal:  derive(secret, "audit-seal"),
+		reply: aead,
+		sign:  ed25519.NewKeyFromSeed(derive(secret, "receipt-signing")),
+	}, nil
+}
+
+// Random makes keys from a fresh random secret, for tests and tools that
+// keep nothing.
+func Random() *Keys {
+	secret := make([]byte, MinSecret)
+	_, _ = rand.Read(secret)
+	k, err := New(secret)
+	if err != nil {
+		panic(err) // a fresh secret is always long enough
+	}
+	return k
+}
+
+// derive is HMAC-SHA-256(secret, "tally/v1/"+purpose): one 32-byte key per
+// purpose, none of which says anything about the others.
+func derive(secret []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("tally/v1/" + purpose))
+	return m.Sum(nil)
+}
+
+// Event is the seal of a table's event seq, whose hash is hash.
+func (k *Keys) Event(tableID, seq int64, hash []byte) []byte {
+	return k.mac("event", tableID, seq, hash)
+}
+
+// Head is the seal of a table's chain head.
+func (k *Keys) Head(tableID, seq int64, hash []byte) []byte {
+	return k.mac("head", tableID, seq, hash)
+}
+
+// Checkpoint is the seal of an audit checkpoint: the history up to event
+// seq (hash) verified, rounds up to round replayed from stored rows whose
+// digest is rows, leaving the game in state.
+func (k *Keys) Checkpoint(tableID, seq int64, hash []byte, round int, rows, state []byte) []byte {
+	return k.mac("checkpoint", tableID, seq, hash, binary.BigEndian.AppendUint32(nil, uint32(round)), rows, state)
+}
+
+// Valid reports whether seal is the one want computes, in constant time.
+func Valid(seal, want []byte) bool { return len(seal) > 0 && hmac.Equal(seal, want) }
+
+func (k *Keys) mac(kind string, tableID, seq int64, parts ...[]byte) []byte {
+	m := hmac.New(sha256.New, k.seal)
+	m.Write([]byte(kind))
+	m.Write([]byte{0})
+	var n [16]byte
+	binary.BigEndian.PutUint64(n[:8], uint64(tableID))
+	binary.BigEndian.PutUint64(n[8:], uint64(seq))
+	m.Write(n[:])
+	for _, p := range parts {
+		m.Write(binary.BigEndian.AppendUint32(nil, uint32(len(p))))
+		m.Write(p)
+	}
+	return m.Sum(nil)
+}
+
+// lockedV1 starts every locked answer (a JSON answer never starts with it).
+const lockedV1 = 0x01
+
+// Lock encrypts a stored answer; context (who stored it, under which key)
+// is authenticated with it, so an answer cannot be moved to another key.
+// The result is a version byte, the nonce and the ciphertext.
+func (k *Keys) Lock(body []byte, context string) []byte {
+	n := k.reply.NonceSize()
+	out := make([]byte, 1+n, 1+n+len(body)+k.reply.Overhead())
+	out[0] = lockedV1
+	_, _ = rand.Read(out[1:])
+	return k.reply.Seal(out, out[1:], body, []byte(context))
+}
+
+// Locked reports whether stored is an answer Lock made (answers stored
+// before Tally locked them are plain JSON).
+func Locked(stored []byte) bool { return len(stored) > 0 && stored[0] == lockedV1 }
+
+// ErrLocked means a stored answer does not open with these keys (another
+// secret locked it, or it was changed).
+var ErrLocked = errors.New("stored answer does not open with this server's secret")
+
+// Unlock opens what Lock made under the same context.
+func (k *Keys) Unlock(locked []byte, context string) ([]byte, error) {
+	n := k.reply.NonceSize()
+	if !Locked(locked) || len(locked) < 1+n+k.reply.Overhead() {
+		return nil, ErrLocked
+	}
+	body, err := k.reply.Open(nil, locked[1:1+n], locked[1+n:], []byte(context))
+	if err != nil {
+		return nil, ErrLocked
+	}
+	return body, nil
+}
+
+// Sign signs a receipt's bytes.
+func (k *Keys) Sign(msg []byte) []byte { return ed25519.Sign(k.sign, msg) }
+
+// PublicKey is the key receipts are checked with.
+func (k *Keys) PublicKey() ed25519.PublicKey { return k.sign.Public().(ed25519.PublicKey) }
+
+// Load reads the master secret: from the environment value env (hex) when
+// it is set, otherwise from the file at path, which is made (32 random
+// bytes, hex, readable by its owner only) when it does not exist yet.
+func Load(env, path string) ([]byte, error) {
+	if env = strings.TrimSpace(env); env != "" {
+		secret, err := hex.DecodeString(env)
+		if err != nil {
+			return nil, fmt.Errorf("%w: TALLY_SECRET is not hex: %w", ErrSecret, err)
+		}
+		return secret, nil
+	}
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return create(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSecret, err)
+	}
+	secret, err := hex.DecodeString(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is not hex: %w", ErrSecret, path, err)
+	}
+	return secret, nil
+}
+
+// create writes a new secret to path, never over an existing file.
+func create(path string) ([]byte, error) {
+	secret := make([]byte, MinSecret)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSecret, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return Load("", path) // made meanwhile by another process
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSecret, err)
+	}
+	if _, err := fmt.Fprintln(f, hex.EncodeToString(secret)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: %w", ErrSecret, err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSecret, err)
+	}
+	return secret, nil
+}

@@ -1,0 +1,369 @@
+package table
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/seal"
+)
+
+// AuditQuery is what a caller brings to the audit: chain heads phones
+// witnessed (from write answers and the live stream), which the history
+// must still hold, and whether to replay every round even where a sealed
+// checkpoint vouches for it.
+type AuditQuery struct {
+	Witnessed []chain.Head
+	Full      bool
+}
+
+// AuditReport is the answer to "wait, who won that round?": whether the
+// table's history is intact and every round's recorded outcome and money
+// are what the rules give when the rolls are replayed. Problems names
+// every difference found, most telling first.
+type AuditReport struct {
+	OK         bool           `json:"ok"`
+	Events     int            `json:"events"`
+	Head       HeadView       `json:"head"`
+	ChainOK    bool           `json:"chainOk"`
+	FirstBreak string         `json:"firstBreak,omitempty"`
+	SealsOK    bool           `json:"sealsOk"`
+	JournalOK  bool           `json:"journalOk"`
+	BalancesOK bool           `json:"balancesOk"`
+	WitnessOK  bool           `json:"witnessOk"`
+	Witnessed  []WitnessCheck `json:"witnessed"`
+	Rounds     []RoundAudit   `json:"rounds"`
+	// Replayed is how many rounds this audit replayed through the engine;
+	// the others were replayed by an earlier audit whose sealed checkpoint
+	// vouches that their stored rows have not changed since.
+	Replayed int      `json:"replayed"`
+	Problems []string `json:"problems"`
+}
+
+// HeadView is a chain head as phones keep it: the last event's sequence
+// number and hash (hex).
+type HeadView struct {
+	Seq  int64  `json:"seq"`
+	Hash string `json:"hash"`
+}
+
+// headView shows a head.
+func headView(h chain.Head) HeadView { return HeadView{Seq: h.Seq, Hash: hex.EncodeToString(h.Hash)} }
+
+// WitnessCheck is one witnessed head and whether the history holds it.
+type WitnessCheck struct {
+	Seq    int64  `json:"seq"`
+	Hash   string `json:"hash"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// RoundAudit is one round's check.
+type RoundAudit struct {
+	Number int    `json:"number"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// maxProblems bounds the problems listed; the count of the rest is given.
+const maxProblems = 50
+
+// Audit checks everything the table's history lets it check:
+//   - the event hash chain, from the first event to the head the table row
+//     names, with no sequence number missing;
+//   - every event's seal and the head's seal (package seal): rows rewritten
+//     and hashed again without the server's key do not pass;
+//   - every head a phone witnessed is still in the history, so that cutting
+//     the tail, or everything, is caught even by someone with the key;
+//   - every journal transaction against the event that records it, and
+//     every balance against the sum of its postings (ledger.Reconcile);
+//   - every round replayed through the engine from the first, each
+//     finished turn as recorded and each settled round's postings against
+//     the replay. A sealed checkpoint from an earlier audit that found all
+//     in order lets rounds whose stored rows are unchanged be skipped,
+//     unless q.Full.
+//
+// An audit that finds everything in order leaves a new checkpoint.
+func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport, error) {
+	var (
+		events  []chain.Event
+		rounds  []db.Round
+		actions []db.Action
+		turns   []db.Turn
+		journal []db.JournalEntry
+		cp      db.Checkpoint
+	)
+	now, _, err := s.read(ctx, a, readPlan{accounts: true, history: func(b *db.Batch) {
+		b.EventList(a.TableID, &events)
+		b.RoundList(a.TableID, &rounds)
+		b.ActionListByTable(a.TableID, &actions)
+		b.TurnListByTable(a.TableID, &turns)
+		b.JournalList(a.TableID, &journal)
+		b.CheckpointGet(a.TableID, &cp)
+	}})
+	if err != nil {
+		return AuditReport{}, err
+	}
+	au := &audit{keys: s.keys, row: now.row, events: events}
+	au.chain()
+	au.seals()
+	au.witness(q.Witnessed)
+	au.money(journal, now.Accounts)
+	st := &tableState{row: now.row, players: now.Players, accounts: now.Accounts}
+	next := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
+	rep := au.report()
+	if rep.OK && next != nil {
+		b := db.NewBatch(ctx)
+		b.CheckpointPut(*next)
+		if err := b.Send(s.pool); err != nil {
+			s.log.Warn("keeping an audit checkpoint", "table", a.TableID, "err", err)
+		}
+	}
+	return rep, nil
+}
+
+// audit is one audit in progress.
+type audit struct {
+	keys     *seal.Keys
+	row      db.Table
+	events   []chain.Event
+	rep      AuditReport
+	problems []string
+}
+
+// problem notes what broke.
+func (au *audit) problem(format string, args ...any) {
+	au.problems = append(au.problems, fmt.Sprintf(format, args...))
+}
+
+// chain checks the hash chain and that it ends where the table row says.
+func (au *audit) chain() {
+	r := chain.Verify(au.events)
+	head := au.row.Head
+	au.rep.Events, au.rep.ChainOK, au.rep.Head = r.Events, r.OK, headView(head)
+	switch {
+	case !r.OK:
+		au.rep.FirstBreak = fmt.Sprintf("event %d: %s", r.BrokenAt, r.Problem)
+	case int64(len(au.events)) != head.Seq || (len(au.events) > 0 && string(r.Head) != string(head.Hash)):
+		au.rep.ChainOK = false
+		au.rep.FirstBreak = fmt.Sprintf("event %d: the log ends at event %d, but the table's last event is %d",
+			len(au.events)+1, len(au.events), head.Seq)
+	}
+	if !au.rep.ChainOK {
+		au.problem("the hash chain breaks at %s", au.rep.FirstBreak)
+	}
+}
+
+// seals checks every event's seal and the head's.
+func (au *audit) seals() {
+	au.rep.SealsOK = true
+	bad := 0
+	for _, e := range au.events {
+		switch {
+		case len(e.Seal) == 0:
+			bad++
+			if bad <= 3 {
+				au.problem("event %d has no seal", e.Seq)
+			}
+		case !seal.Valid(e.Seal, au.keys.Event(au.row.ID, e.Seq, e.Hash)):
+			bad++
+			if bad <= 3 {
+				au.problem("event %d's seal does not match it: it was written or changed without this server's key", e.Seq)
+			}
+		}
+	}
+	if bad > 3 {
+		au.problem("%d events in all fail their seals", bad)
+	}
+	h := au.row.Head
+	if !seal.Valid(au.row.HeadSeal, au.keys.Head(au.row.ID, h.Seq, h.Hash)) {
+		bad++
+		au.problem("the table's head (event %d) does not carry this server's seal: the log was cut or rewritten", h.Seq)
+	}
+	au.rep.SealsOK = bad == 0
+}
+
+// witness checks that the history holds every witnessed head.
+func (au *audit) witness(heads []chain.Head) {
+	au.rep.WitnessOK, au.rep.Witnessed = true, []WitnessCheck{}
+	for _, h := range heads {
+		c := WitnessCheck{Seq: h.Seq, Hash: hex.EncodeToString(h.Hash), OK: true}
+		switch {
+		case h.Seq < 1 || h.Seq > int64(len(au.events)) || au.events[h.Seq-1].Seq != h.Seq:
+			c.OK = false
+			c.Detail = fmt.Sprintf("a phone saw event %d, which this history does not have (it ends at event %d): events were removed after it was seen",
+				h.Seq, len(au.events))
+		case string(au.events[h.Seq-1].Hash) != string(h.Hash):
+			c.OK = false
+			c.Detail = fmt.Sprintf("a phone saw event %d with another hash: the history was rewritten after it was seen", h.Seq)
+		}
+		if !c.OK {
+			au.rep.WitnessOK = false
+			au.problem("%s", c.Detail)
+		}
+		au.rep.Witnessed = append(au.rep.Witnessed, c)
+	}
+}
+
+// money reconciles the journal with the log and the balances with the
+// postings.
+func (au *audit) money(journal []db.JournalEntry, accounts []db.Account) {
+	found := ledger.Reconcile(au.events, journal, accounts)
+	au.rep.JournalOK = len(found) == 0
+	au.problems = append(au.problems, found...)
+	var total int64
+	for _, a := range accounts {
+		total += a.Balance
+	}
+	au.rep.BalancesOK = total == 0 && len(found) == 0
+	if total != 0 {
+		au.problem("the balances sum to %d, not 0", total)
+	}
+}
+
+// rounds replays the rounds (from a valid checkpoint, unless full) and
+// checks each; it returns the checkpoint to keep when everything replays.
+func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, turns []db.Turn,
+	journal []db.JournalEntry, cp db.Checkpoint, full bool) *db.Checkpoint {
+	au.rep.Rounds = []RoundAudit{}
+	from := 0
+	if !full && au.checkpointHolds(cp, rounds, actions, turns) {
+		g, err := game.ResumeGame(st.rules(), decodeState(cp.State))
+		if err == nil {
+			st.game, from = g, cp.Round
+			for _, r := range rounds[:from] {
+				au.rep.Rounds = append(au.rep.Rounds, RoundAudit{Number: r.Number, OK: true,
+					Detail: fmt.Sprintf("replayed by an earlier audit (checkpoint at event %d); unchanged since", cp.Seq)})
+			}
+		}
+	}
+	byRound := map[int][]db.Action{}
+	for _, a := range actions {
+		byRound[a.Round] = append(byRound[a.Round], a)
+	}
+	turnsOf := map[int][]db.Turn{}
+	for _, t := range turns {
+		turnsOf[t.Round] = append(turnsOf[t.Round], t)
+	}
+	settled, roundsOK := 0, true
+	var state []byte
+	for _, row := range rounds[from:] {
+		pr := &playedRound{row: row, actions: byRound[row.Number]}
+		if err := st.replayNext(pr); err != nil {
+			err = fmt.Errorf("%w: round %d does not replay: %w", ErrHistoryBroken, row.Number, err)
+			au.rep.Rounds = append(au.rep.Rounds, RoundAudit{Number: row.Number, Detail: err.Error()})
+			au.problem("%v", err)
+			return nil
+		}
+		au.rep.Replayed++
+		st.rounds = append(st.rounds, pr)
+		st.last = pr
+		ra := auditRound(pr, turnsOf[row.Number], journal)
+		au.rep.Rounds = append(au.rep.Rounds, ra)
+		if !ra.OK {
+			roundsOK = false
+			au.problem("round %d: %s", ra.Number, ra.Detail)
+		}
+		if row.Status == db.RoundSettled && roundsOK {
+			snap, err := st.game.Snapshot()
+			if err != nil {
+				return nil
+			}
+			settled, state = row.Number, encodeState(snap)
+		}
+	}
+	if st.current() == nil && st.game != nil && au.row.Status == db.TableOpen {
+		var pot int64
+		for _, a := range st.accounts {
+			if a.Kind == db.AccountPot {
+				pot = a.Balance
+			}
+		}
+		if st.game.Pot() != pot {
+			au.rep.BalancesOK = false
+			au.problem("the pot holds %d, but the replayed game leaves %d in it", pot, st.game.Pot())
+		}
+	}
+	if !roundsOK || settled == 0 { // nothing settled since the checkpoint, or something broke
+		return nil
+	}
+	var upto []db.Round
+	for _, r := range rounds {
+		if r.Number <= settled {
+			upto = append(upto, r)
+		}
+	}
+	digest := rowsDigest(upto, actions, turns)
+	h := au.row.Head
+	return &db.Checkpoint{TableID: au.row.ID, Seq: h.Seq, Hash: h.Hash, Round: settled, Rows: digest, State: state,
+		Seal: au.keys.Checkpoint(au.row.ID, h.Seq, h.Hash, settled, digest, state)}
+}
+
+// checkpointHolds says whether cp is this server's, is of this history,
+// and its rounds' stored rows are as they were when it was made.
+func (au *audit) checkpointHolds(cp db.Checkpoint, rounds []db.Round, actions []db.Action, turns []db.Turn) bool {
+	if cp.Round < 1 || cp.Round > len(rounds) || rounds[cp.Round-1].Number != cp.Round ||
+		cp.Seq < 1 || cp.Seq > int64(len(au.events)) || string(au.events[cp.Seq-1].Hash) != string(cp.Hash) ||
+		!seal.Valid(cp.Seal, au.keys.Checkpoint(au.row.ID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State)) {
+		return false
+	}
+	return string(rowsDigest(rounds[:cp.Round], actions, turns)) == string(cp.Rows)
+}
+
+// rowsDigest is the SHA-256 of the stored rows of rounds and of their
+// actions and turns: what a replay of those rounds reads.
+func rowsDigest(rounds []db.Round, actions []db.Action, turns []db.Turn) []byte {
+	last := 0
+	if len(rounds) > 0 {
+		last = rounds[len(rounds)-1].Number
+	}
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	_ = enc.Encode(rounds)
+	for _, a := range actions {
+		if a.Round <= last {
+			_ = enc.Encode(a)
+		}
+	}
+	for _, t := range turns {
+		if t.Round <= last {
+			_ = enc.Encode(t)
+		}
+	}
+	return h.Sum(nil)
+}
+
+// encodeState and decodeState keep a game state in a checkpoint.
+func encodeState(g game.GameState) []byte {
+	raw, _ := json.Marshal(g)
+	return raw
+}
+
+func decodeState(raw []byte) game.GameState {
+	var g game.GameState
+	_ = json.Unmarshal(raw, &g)
+	return g
+}
+
+// report finishes the report.
+func (au *audit) report() AuditReport {
+	rep := au.rep
+	rep.OK = rep.ChainOK && rep.SealsOK && rep.WitnessOK && rep.JournalOK && rep.BalancesOK
+	for _, r := range rep.Rounds {
+		rep.OK = rep.OK && r.OK
+	}
+	rep.Problems = au.problems
+	if len(rep.Problems) > maxProblems {
+		rep.Problems = append(rep.Problems[:maxProblems:maxProblems], fmt.Sprintf("and %d more", len(au.problems)-maxProblems))
+	}
+	if rep.Problems == nil {
+		rep.Problems = []string{}
+	}
+	return rep
+}

@@ -1,0 +1,97 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+)
+
+// This file is the service's upkeep: sealing history written before seals
+// existed, and forgetting expired Idempotency-Key answers.
+
+// sealBatch is how many events or heads one statement seals.
+const sealBatch = 1000
+
+// SealHistory seals every event and chain head that has no seal yet (those
+// written before migration 4), so that from now on the audit can require a
+// seal on everything; tallyd runs it when it starts. It returns how many
+// events and heads it sealed.
+func (s *Service) SealHistory(ctx context.Context) (int, error) {
+	sealed := 0
+	for {
+		var events []chain.Event
+		var heads []db.Table
+		b := db.NewBatch(ctx)
+		b.EventUnsealed(sealBatch, &events)
+		b.TableHeadUnsealed(sealBatch, &heads)
+		if err := b.Send(s.pool); err != nil {
+			return sealed, serviceError(err)
+		}
+		if len(events) == 0 && len(heads) == 0 {
+			return sealed, nil
+		}
+		b = db.NewBatch(ctx)
+		for i := 0; i < len(events); {
+			j := i
+			var seqs []int64
+			var seals [][]byte
+			for ; j < len(events) && events[j].TableID == events[i].TableID; j++ {
+				seqs = append(seqs, events[j].Seq)
+				seals = append(seals, s.keys.Event(events[j].TableID, events[j].Seq, events[j].Hash))
+			}
+			b.EventSeal(events[i].TableID, seqs, seals)
+			i = j
+		}
+		for _, t := range heads {
+			b.TableHeadSeal(t.ID, t.Head.Seq, s.keys.Head(t.ID, t.Head.Seq, t.Head.Hash))
+		}
+		if err := b.Send(s.pool); err != nil {
+			return sealed, serviceError(err)
+		}
+		sealed += len(events) + len(heads)
+	}
+}
+
+// expireEvery is how often ExpireKeys looks for expired answers, and
+// expireBatch how many it removes per statement.
+const (
+	expireEvery = 10 * time.Minute
+	expireBatch = 5000
+)
+
+// ExpireKeys removes Idempotency-Key answers older than KeyRetention until
+// ctx ends; the lookup already ignores them, so this only frees the space.
+func (s *Service) ExpireKeys(ctx context.Context) {
+	t := time.NewTicker(expireEvery)
+	defer t.Stop()
+	for {
+		if _, err := s.ExpireKeysOnce(ctx, KeyRetention); err != nil && ctx.Err() == nil {
+			s.log.Warn("removing expired Idempotency-Key answers", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ExpireKeysOnce removes every answer older than maxAge, in batches, and
+// says how many went.
+func (s *Service) ExpireKeysOnce(ctx context.Context, maxAge time.Duration) (int64, error) {
+	var total int64
+	for {
+		var n int64
+		b := db.NewBatch(ctx)
+		b.IdempotencyKeyExpire(maxAge, expireBatch, &n)
+		if err := b.Send(s.pool); err != nil {
+			return total, serviceError(err)
+		}
+		total += n
+		if n < expireBatch {
+			return total, nil
+		}
+	}
+}
