@@ -73,6 +73,7 @@ type req struct {
 	raw          []byte // sent as is
 	contentType  string
 	key          string // Idempotency-Key
+	forwardedFor string // X-Forwarded-For, as a proxy would send it
 	invalid      bool   // the request breaks the contract on purpose: skip its validation
 }
 
@@ -112,6 +113,9 @@ func (c *client) do(t testing.TB, r req) resp {
 	}
 	if r.key != "" {
 		hr.Header.Set("Idempotency-Key", r.key)
+	}
+	if r.forwardedFor != "" {
+		hr.Header.Set("X-Forwarded-For", r.forwardedFor)
 	}
 	route, params, routeErr := c.router.FindRoute(hr)
 	var input *openapi3filter.RequestValidationInput
