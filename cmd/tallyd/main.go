@@ -90,9 +90,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	defer pool.Close()
 	log.Info("database pool", "max_conns", pool.Config().MaxConns)
 
+	handler := api.New(api.Config{Tables: table.New(pool, log), Log: log, Done: ctx.Done(),
+		TrustedProxies: cfg.TrustedProxies})
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           api.New(api.Config{Tables: table.New(pool, log), Log: log, Done: ctx.Done()}),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -102,7 +104,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed)
+	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed, "trusted_proxies", cfg.TrustedProxies)
 
 	select {
 	case err := <-errc:
