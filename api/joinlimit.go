@@ -39,10 +39,9 @@ type JoinLimits struct {
 
 // DefaultJoinLimits are the limits tallyd runs with.
 //
-// Per address, a burst of 30 then one a second: a bar table of 16 phones
-// behind the bar's one public address, each looking the code up and then
-// joining, needs 32 at most, and usually fewer because they do not all type
-// in the same second.
+// Per address, a burst of 48 then one a second: a full table of 16 phones
+// behind the bar's one public address, all at once, each looking the code up,
+// joining and trying once more on a flaky connection.
 //
 // Globally, a burst of 500 then 50 a second: ten such tables starting in the
 // same second, then some 1,500 phones joining a minute, far beyond any
@@ -54,7 +53,7 @@ type JoinLimits struct {
 // guesser gets 20 tries per quarter hour instead of 900, so that a handful of
 // addresses cannot spend the global budget that everyone shares.
 var DefaultJoinLimits = JoinLimits{
-	PerAddress: 30, PerAddressRate: 1,
+	PerAddress: 48, PerAddressRate: 1,
 	Global: 500, GlobalRate: 50,
 	Misses: 20, MissWindow: 15 * time.Minute, LockOut: 15 * time.Minute,
 }

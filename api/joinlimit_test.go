@@ -59,14 +59,14 @@ func tooMany(t *testing.T, r resp, what string) (int, string) {
 }
 
 // TestJoinCodeGuessingIsLimited: with the default limits one address may
-// look up or try join codes in a burst of 30 (a bar table of phones behind
+// look up or try join codes in a burst of 48 (a bar table of phones behind
 // one address never notices), then is told to slow down with 429 and
 // Retry-After; nothing else is limited.
 func TestJoinCodeGuessingIsLimited(t *testing.T) {
 	t.Parallel()
 	c := newDBClient(t)
 	tb := makeTable(t, c, map[string]any{"players": []string{"Ann", "Bob"}})
-	for i := range 30 {
+	for i := range 48 {
 		if r := c.do(t, req{method: http.MethodGet, path: "/v1/join/" + tb.Code}); r.status != http.StatusOK {
 			t.Fatalf("attempt %d of the burst: %d %s", i, r.status, r.body)
 		}
@@ -76,7 +76,7 @@ func TestJoinCodeGuessingIsLimited(t *testing.T) {
 		r := c.do(t, req{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": tb.Code, "name": "Bob"}})
 		if r.status == http.StatusTooManyRequests {
 			limited++
-			tooMany(t, r, "attempt "+strconv.Itoa(30+i))
+			tooMany(t, r, "attempt "+strconv.Itoa(48+i))
 		}
 	}
 	// One a second comes back, so a slow machine may see a few through.
