@@ -9,6 +9,8 @@ package api
 
 import (
 	"log/slog"
+	"net"
+	"net/netip"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -27,6 +29,12 @@ type Config struct {
 	// StreamSync is how often live streams sync (and check their token
 	// again); 15 seconds when zero.
 	StreamSync time.Duration
+	// JoinLimits bound the guessing of join codes; the zero value is
+	// DefaultJoinLimits.
+	JoinLimits JoinLimits
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client. Empty, the connection's own address is the client's.
+	TrustedProxies []netip.Prefix
 }
 
 // server holds the dependencies every handler shares.
@@ -37,6 +45,7 @@ type server struct {
 	done    <-chan struct{}
 	// syncEvery is how often live streams sync.
 	syncEvery time.Duration
+	join      *joinLimiter
 }
 
 // New builds the Echo server with every route of openapi.yaml.
@@ -44,7 +53,8 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done, syncEvery: cfg.StreamSync}
+	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done, syncEvery: cfg.StreamSync,
+		join: newJoinLimiter(cfg.JoinLimits, cfg.Log, time.Now)}
 	if s.syncEvery <= 0 {
 		s.syncEvery = syncEvery
 	}
@@ -52,9 +62,7 @@ func New(cfg Config) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(cfg.Log)
-	// Addresses come from the connection, not from X-Forwarded-For, which any
-	// client can write: the join limit must not be dodged with a header.
-	e.IPExtractor = echo.ExtractIPDirect()
+	e.IPExtractor = clientAddress(cfg.TrustedProxies)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.metrics.middleware)
 	s.routes(e)
@@ -70,10 +78,9 @@ func (s *server) routes(e *echo.Echo) {
 	v1.POST("/odds", s.advise)
 	v1.POST("/tables", s.createTable)
 	// A join code is the only secret between a stranger and a seat: both
-	// routes that take one share a per-address limit against guessing.
-	joinLimit := joinRateLimit()
-	v1.POST("/join", s.joinTable, joinLimit)
-	v1.GET("/join/:code", s.invite, joinLimit)
+	// routes that take one share the limits against guessing.
+	v1.POST("/join", s.joinTable, s.join.middleware)
+	v1.GET("/join/:code", s.invite, s.join.middleware)
 
 	t := v1.Group("/tables/:tableId", s.authenticate)
 	t.GET("", s.getTable)
@@ -107,20 +114,20 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/app/*", app)
 }
 
-// joinRateLimit allows each address a burst of 30 join-code requests, then
-// one a second: a whole table joining at once never notices, while guessing
-// one of about 887 million codes becomes hopeless.
-func joinRateLimit() echo.MiddlewareFunc {
-	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: 1, Burst: 30, ExpiresIn: 10 * time.Minute}),
-		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
-		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			c.Response().Header().Set("Retry-After", "1")
-			return fail(kindTooMany, "too many join-code requests from this address; wait a second and try again")
-		},
-		ErrorHandler: func(c echo.Context, err error) error {
-			return fail(kindTooMany, "too many join-code requests; wait a second and try again")
-		},
-	})
+// clientAddress is where a request comes from. X-Forwarded-For, which any
+// client can write, is believed only from a trusted proxy, so the join
+// limits cannot be dodged with a header; with no proxy trusted, the
+// connection's own address is the client's.
+func clientAddress(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	// Echo trusts loopback, link-local and private addresses by default;
+	// only the proxies named are trusted here.
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		p = p.Masked()
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

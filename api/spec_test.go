@@ -76,7 +76,8 @@ type req struct {
 	contentType  string
 	key          string // Idempotency-Key; anonymous writes get a fresh random one unless noKey
 	noKey        bool
-	invalid      bool // the request breaks the contract on purpose: skip its validation
+	forwardedFor string // X-Forwarded-For, as a proxy would send it
+	invalid      bool   // the request breaks the contract on purpose: skip its validation
 }
 
 // resp is a response already read and checked against the contract.
@@ -118,6 +119,9 @@ func (c *client) do(t testing.TB, r req) resp {
 	}
 	if r.key != "" {
 		hr.Header.Set("Idempotency-Key", r.key)
+	}
+	if r.forwardedFor != "" {
+		hr.Header.Set("X-Forwarded-For", r.forwardedFor)
 	}
 	route, params, routeErr := c.router.FindRoute(hr)
 	var input *openapi3filter.RequestValidationInput

@@ -123,3 +123,14 @@ func checkInvariants(t testing.TB, ctx context.Context, pool *pgxpool.Pool) {
 
 // entryDeposit is a buy-in of one unit.
 func entryDeposit(p game.PlayerID) (ledger.Entry, error) { return ledger.Deposit(p, 1) }
+
+// asOwner runs a statement as the schema's owner, for changes the role
+// Tally serves as may not make (as if the data were older).
+func (f *fixture) asOwner(sql string, args ...any) {
+	f.t.Helper()
+	owner, err := pgxpool.New(f.ctx, dbtest.OwnerDSN(f.t, f.pool.Config().ConnString()))
+	noErr(f.t, err)
+	defer owner.Close()
+	_, err = owner.Exec(f.ctx, sql, args...)
+	noErr(f.t, err)
+}

@@ -155,16 +155,24 @@ type (
 // table (0/O, 1/I/L).
 const joinAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
-// newJoinCode is six characters from joinAlphabet: about 887 million codes.
+// newJoinCode is joinCodeLength characters from joinAlphabet, each drawn
+// uniformly: bytes from 248 up are drawn again, because 256 is not a
+// multiple of 31 and taking them modulo 31 would favour the first letters.
 func newJoinCode() string {
-	b := make([]byte, joinCodeLength)
-	if _, err := rand.Read(b); err != nil {
-		panic(fmt.Sprintf("crypto/rand failed: %v", err))
+	const fair = 256 - 256%len(joinAlphabet)
+	code := make([]byte, 0, joinCodeLength)
+	b := make([]byte, 2*joinCodeLength)
+	for len(code) < joinCodeLength {
+		if _, err := rand.Read(b); err != nil {
+			panic(fmt.Sprintf("crypto/rand failed: %v", err))
+		}
+		for _, x := range b {
+			if int(x) < fair && len(code) < joinCodeLength {
+				code = append(code, joinAlphabet[int(x)%len(joinAlphabet)])
+			}
+		}
 	}
-	for i := range b {
-		b[i] = joinAlphabet[int(b[i])%len(joinAlphabet)]
-	}
-	return string(b)
+	return string(code)
 }
 
 // Table reads a table as the caller may see it.

@@ -12,8 +12,25 @@ const (
 	maxNameRunes     = 40 // a player's name
 	maxTableRunes    = 80 // a table's name
 	maxCurrencyRunes = 24 // a currency label
-	joinCodeLength   = 6
 )
+
+// joinCodeLength is how many characters of joinAlphabet a new table's join
+// code has. The code is all that stands between a stranger and a seat, so
+// it must survive a year of guessing at the API's global budget on join-code
+// attempts (api.DefaultJoinLimits: G = 50 a second) against a generous bound
+// of T = 100,000 open tables with a chance under one in a million:
+//
+//	P ≈ G · 3.156e7 s · T / 31^L = 50 · 3.156e7 · 1e5 / 31^14
+//	  = 1.58e14 / 7.57e20 ≈ 2.1e-7
+//
+// 13 characters (31^13 = 2.44e19) would give 6.5e-6; 14 is the shortest
+// length under 1e-6, and stays so for a global budget of up to 240 a second.
+// Phones show it in groups of four (ABCD-EFGH-JKMN-PQ).
+const joinCodeLength = 14
+
+// oldJoinCodeLength is the length of the codes of tables made before codes
+// grew to joinCodeLength; those tables keep them, and they still open them.
+const oldJoinCodeLength = 6
 
 // cleanText trims s and checks it is at most max characters of printable
 // text. Control characters are refused because PostgreSQL cannot store NUL
@@ -54,21 +71,37 @@ func cleanName(name string) (string, error) {
 	return name, nil
 }
 
-// joinCode normalizes a join code as typed (any case, spaces around it) and
-// reports whether it can be one at all, so that text which cannot be a code
-// (too long, a NUL) is answered without asking the database.
+// joinCode normalizes a join code as typed: any case, with spaces or any
+// punctuation between the characters ("abcd-efgh jkmn.pq"), and reports
+// whether it can be one at all (joinCodeLength characters of joinAlphabet,
+// or oldJoinCodeLength for an older table), so that text which cannot be a
+// code (too long, a NUL) is answered without asking the database.
 func joinCode(code string) (string, bool) {
-	code = strings.ToUpper(strings.TrimSpace(code))
-	if len(code) != joinCodeLength {
+	if len(code) > maxJoinCodeInput {
+		return "", false
+	}
+	var b strings.Builder
+	for _, r := range code {
+		if unicode.IsSpace(r) || unicode.IsPunct(r) {
+			continue
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	code = b.String()
+	if len(code) != joinCodeLength && len(code) != oldJoinCodeLength {
 		return code, false
 	}
 	for i := 0; i < len(code); i++ {
-		if !strings.ContainsRune(joinAlphabet, rune(code[i])) {
+		if strings.IndexByte(joinAlphabet, code[i]) < 0 {
 			return code, false
 		}
 	}
 	return code, true
 }
+
+// maxJoinCodeInput bounds the text joinCode reads: a code with a separator
+// between every two characters fits with room to spare.
+const maxJoinCodeInput = 64
 
 // errNoJoinCode is the answer to a code no open table has. The code is
 // quoted only when it has the shape of one, so a megabyte of text is not
@@ -77,5 +110,6 @@ func errNoJoinCode(code string) error {
 	if norm, ok := joinCode(code); ok {
 		return fmt.Errorf("%w: no open table has join code %q", ErrNotFound, norm)
 	}
-	return fmt.Errorf("%w: no open table has that join code (a join code is %d letters and digits)", ErrNotFound, joinCodeLength)
+	return fmt.Errorf("%w: no open table has that join code (a join code is %d letters and digits, such as ABCD-EFGH-JKMN-PQ; "+
+		"tables made before codes grew have %d)", ErrNotFound, joinCodeLength, oldJoinCodeLength)
 }

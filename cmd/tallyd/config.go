@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,6 +28,9 @@ type config struct {
 	LogFormat   string
 	Shutdown    time.Duration
 	BaseURL     string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed; none by default.
+	TrustedProxies []netip.Prefix
 }
 
 // usage is printed by --help above the flag list.
@@ -51,7 +55,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	var level string
+	var level, proxies string
 	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ":8080"), "address to listen on [TALLY_ADDR]")
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
@@ -63,6 +67,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
 	fs.DurationVar(&c.Shutdown, "shutdown-timeout", envDuration("TALLY_SHUTDOWN_TIMEOUT", 15*time.Second), "how long to drain requests on SIGTERM [TALLY_SHUTDOWN_TIMEOUT]")
+	fs.StringVar(&proxies, "trusted-proxies", env("TALLY_TRUSTED_PROXIES", ""), "reverse proxies whose X-Forwarded-For names the client, as CIDRs or addresses separated by commas; none when empty [TALLY_TRUSTED_PROXIES]")
 	fs.StringVar(&c.BaseURL, "url", "http://127.0.0.1:8080/readyz", "healthcheck only: the URL to probe")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -80,7 +85,29 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fs, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}
+	var err error
+	if c.TrustedProxies, err = parsePrefixes(proxies); err != nil {
+		return c, fs, fmt.Errorf("--trusted-proxies: %w", err)
+	}
 	return c, fs, nil
+}
+
+// parsePrefixes reads a list of CIDRs ("10.0.0.0/8, fd00::/8") separated by
+// commas or spaces; a bare address stands for itself alone.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither a CIDR such as 10.0.0.0/8 nor an address such as 10.0.0.1", f)
+		}
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // logger builds the process logger.

@@ -107,9 +107,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	go tables.ExpireKeys(ctx)
 
+	handler := api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done(),
+		TrustedProxies: cfg.TrustedProxies})
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done()}),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -119,7 +121,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed)
+	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed, "trusted_proxies", cfg.TrustedProxies)
 
 	select {
 	case err := <-errc:

@@ -4,6 +4,7 @@
 import { h, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
+import { plainCode, isCodeLength } from './invite.js';
 
 /** homeScreen lists this phone's tables and offers to start or join one. */
 export function homeScreen(main) {
@@ -118,13 +119,13 @@ export function joinScreen(main, code, seats) {
       error.textContent = 'Type the code and your name.';
       return;
     }
-    const body = { code: form.code.trim(), name };
+    const body = { code: plainCode(form.code) || form.code.trim(), name };
     if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/join', body);
     button.disabled = true;
     try {
       const j = await api.send(form.request);
       store.save({ id: j.table.id, name: j.table.name, role: 'player', token: j.playerToken,
-        playerId: j.player.id, playerName: j.player.name, code: form.code });
+        playerId: j.player.id, playerName: j.player.name, code: plainCode(form.code) });
       location.hash = `#t=${j.table.id}`;
     } catch (err) {
       error.hidden = false;
@@ -145,29 +146,45 @@ export function joinScreen(main, code, seats) {
     otherLabel.textContent = names.length ? 'Someone else' : 'Your name';
   };
   // seatBox.dataset.ready says the list is settled for the code typed, so
-  // nothing will move under a thumb (or a test) about to tap.
-  const lookUp = async () => {
-    const code = form.code.trim();
+  // nothing will move under a thumb (or a test) about to tap. Every code no
+  // table has counts against this phone's address, so a half-typed one is
+  // never looked up, nor one code twice: a 14-character code as soon as it
+  // is whole, an older table's 6-character one (the start of a new one) only
+  // once typed (done: the field is left, or the code came with the link).
+  // Nor are the seats drawn again for the code they show: leaving the field
+  // to tap one must not move it.
+  const answers = new Map(); // code → the promise of its invitation; null when no table has it
+  let settled = ''; // the code seatBox is settled for
+  const lookUp = async (done) => {
+    const code = plainCode(form.code);
+    if (code === settled) return;
+    settled = '';
     delete seatBox.dataset.ready;
-    if (code.length < 6) return;
-    try {
-      const inv = await api.send({ method: 'GET', path: `/v1/join/${encodeURIComponent(code)}` }, 2);
-      if (form.code.trim() === code) showSeats(inv.openSeats, inv.table);
-    } catch {
-      // An unknown code: joining says so in words.
+    if (!isCodeLength(code) || (code.length < 14 && !done)) return;
+    if (!answers.has(code)) {
+      answers.set(code, api.send({ method: 'GET', path: `/v1/join/${code}` }, 2).catch((err) => {
+        if (!(err instanceof api.Problem) || err.status !== 404) answers.delete(code); // ask again later
+        return null; // joining says what was wrong in words
+      }));
     }
-    if (form.code.trim() === code) seatBox.dataset.ready = 'true';
+    const inv = await answers.get(code);
+    if (plainCode(form.code) !== code) return;
+    if (inv) showSeats(inv.openSeats, inv.table);
+    settled = code;
+    seatBox.dataset.ready = 'true';
   };
   showSeats(seats, '');
   replace(main,
     h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Join a table'))),
     h('section.card',
-      h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 16, autocapitalize: 'characters',
-        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); lookUp(); } })),
+      h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 32, autocapitalize: 'characters',
+        placeholder: 'ABCD-EFGH-JKMN-PQ', spellcheck: 'false',
+        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); lookUp(false); },
+        onchange: () => lookUp(true) })),
       seatBox,
       otherLabel,
       nameInput,
       h('button.primary', { type: 'button', 'data-testid': 'join-go', onclick: (e) => join(form.name, e.currentTarget) }, 'Join'),
       error));
-  lookUp();
+  lookUp(true);
 }

@@ -7,6 +7,25 @@ import { h, svg } from './dom.js';
 import { seatCard, seatsCard } from './seats.js';
 import qrcode from './vendor/qrcode.mjs';
 
+/**
+ * plainCode is a join code as typed, without case, spaces or separators:
+ * "abcd-efgh jkmn pq" is ABCDEFGHJKMNPQ. The server takes it either way.
+ */
+export function plainCode(typed) {
+  return (typed || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** isCodeLength says whether a plain code is as long as one: 14 characters, or 6 for a table made before codes grew. */
+export function isCodeLength(plain) {
+  return plain.length === 14 || plain.length === 6;
+}
+
+/** groupCode shows a join code in groups of four, to read aloud: ABCD-EFGH-JKMN-PQ. */
+export function groupCode(code) {
+  const plain = plainCode(code);
+  return plain.length <= 6 ? plain : plain.match(/.{1,4}/g).join('-');
+}
+
 /** joinLink is the link other phones open to join this table. */
 export function joinLink(s) {
   const q = new URLSearchParams({ join: s.table.joinCode || s.saved.code || '' });
@@ -27,7 +46,7 @@ export function inviteTab(el, s) {
     const link = joinLink(s);
     el.append(h('section.card.invite',
       h('h2', 'Join this table'),
-      h('p.code', { 'data-testid': 'join-code' }, code),
+      h('p.code', { 'data-testid': 'join-code' }, groupCode(code)),
       h('div.qr', { 'data-testid': 'qr' }, qrSvg(link)),
       h('p.muted.small', 'Scan with the phone camera, or open Tally and type the code.'),
       navigator.share && h('button.ghost', { type: 'button', onclick: () => navigator.share({ title: 'Tally', url: link }).catch(() => {}) }, 'Share the link')));

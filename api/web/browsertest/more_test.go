@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -87,6 +90,33 @@ func (p *phone) joinByCode(code, name string) {
 	p.waitText(`header .role`, "You: ")
 }
 
+// joinMisses counts the join-code look-ups the server answered 404, from
+// its metrics.
+func joinMisses(t *testing.T, base string) int {
+	t.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "tally_http_requests_total{") && strings.Contains(line, `route="/v1/join/:code"`) &&
+			strings.Contains(line, `status="404"`) {
+			v, err := strconv.Atoi(line[strings.LastIndexByte(line, ' ')+1:])
+			if err != nil {
+				t.Fatalf("metrics line %q: %v", line, err)
+			}
+			n += v
+		}
+	}
+	return n
+}
+
 // TestClosedAutomaticIsClaimed: Ann's phone corrects an entry by taking a
 // die back, survives a reload, throws a closed 6-6 that Bob's phone sees
 // only as a cup, and claims the automatic in time.
@@ -96,10 +126,16 @@ func TestClosedAutomaticIsClaimed(t *testing.T) {
 	browser := startBrowser(t)
 	ann := newPhone(t, browser, srv.URL, "ann")
 	bob := newPhone(t, browser, srv.URL, "bob")
-	ann.joinByCode(code, "ann") // names match whatever their case
+	// Codes and names match whatever their case, and codes however grouped.
+	ann.joinByCode(strings.ToLower(code[:4]+"-"+code[4:8]+" "+code[8:]), "ann")
 	bob.joinBySeat(code, "Bob") // the server lists the open seats for a typed code
 	if got := ann.text(`header .role`); got != "You: Ann" {
 		t.Fatalf("Ann's phone says %q", got)
+	}
+	// Typing a code letter by letter looks up only the whole code: a part of
+	// one would count as a miss against the phone's address.
+	if n := joinMisses(t, srv.URL); n != 0 {
+		t.Fatalf("typing two codes looked up %d codes no table has", n)
 	}
 
 	ann.tap(`[data-testid=start-round]`)

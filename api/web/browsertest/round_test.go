@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -38,9 +39,13 @@ func TestRoundOnTwoPhones(t *testing.T) {
 	host.tap(`[data-testid=create]`)
 
 	host.waitFor("the QR code", `!!document.querySelector('[data-testid=qr] svg path')`)
-	code := strings.TrimSpace(host.text(`[data-testid=join-code]`))
+	// The code shows in groups of four to read aloud; the link holds it plain.
+	shown := strings.TrimSpace(host.text(`[data-testid=join-code]`))
+	if !regexp.MustCompile(`^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{2}$`).MatchString(shown) {
+		t.Fatalf("the join code shows as %q", shown)
+	}
 	link := strings.TrimPrefix(eval[string](host, `document.querySelector('[data-testid=qr] svg').getAttribute('aria-label')`), "QR code for ")
-	if want := srv.URL + "/#join=" + code + "&seat=Ann&seat=Bob&seat=Cy"; link != want {
+	if want := srv.URL + "/#join=" + strings.ReplaceAll(shown, "-", "") + "&seat=Ann&seat=Bob&seat=Cy"; link != want {
 		t.Fatalf("the QR code holds %q, want %q", link, want)
 	}
 	host.shot("invite")
