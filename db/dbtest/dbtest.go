@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"sync"
 	"testing"
@@ -202,3 +203,56 @@ func schemaHash() (string, error) {
 
 // errTemplate wraps failures to prepare the template database.
 var errTemplate = errors.New("prepare template database")
+
+// DSNWithConnectionLimit creates a fresh, migrated, empty database, as DSN
+// does, and a role that may use it but may hold at most limit connections
+// to the server at once (CONNECTION LIMIT), and returns the connection
+// string of that role on that database: a server out of connections for
+// Tally, for tests of what an outage looks like. The role is dropped when
+// the test ends.
+func DSNWithConnectionLimit(t testing.TB, limit int) string {
+	t.Helper()
+	e := environment(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	role := "tally_test_role_" + randomSuffix()
+	ident := pgx.Identifier{role}.Sanitize()
+	if _, err := e.admin.Exec(ctx, fmt.Sprintf("CREATE ROLE %s LOGIN CONNECTION LIMIT %d", ident, limit)); err != nil {
+		t.Fatalf("dbtest: create role: %v", err)
+	}
+	// Registered before the database's cleanup, so it runs after it: the
+	// role holds privileges in the database until that is dropped.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := e.admin.Exec(ctx, "DROP ROLE IF EXISTS "+ident); err != nil {
+			t.Errorf("dbtest: drop role %s: %v", role, err)
+		}
+	})
+	dsn := DSN(t)
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("dbtest: connect to the test database: %v", err)
+	}
+	defer conn.Close(ctx)
+	for _, grant := range []string{
+		"GRANT ALL ON ALL TABLES IN SCHEMA public TO " + ident,
+		"GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO " + ident,
+	} {
+		if _, err := conn.Exec(ctx, grant); err != nil {
+			t.Fatalf("dbtest: %s: %v", grant, err)
+		}
+	}
+	return withUser(dsn, role)
+}
+
+// withUser is dsn connecting as another role, for URL and keyword/value
+// connection strings alike.
+func withUser(dsn, role string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.User = url.User(role)
+		return u.String()
+	}
+	// In keyword/value form a later keyword overrides an earlier one.
+	return dsn + " user=" + role
+}
