@@ -74,7 +74,8 @@ var domainKinds = []struct {
 	detail string
 	log    bool
 }{
-	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering; nothing was changed, so the same request can be sent again shortly", false},
+	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering or cannot take the request now; nothing was changed, so the same request can be sent again shortly", false},
+	{[]error{table.ErrDiskFull}, kindUnavailable, "", false},
 	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
 	{[]error{table.ErrForbidden}, kindForbidden, "", false},
 	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},

@@ -9,16 +9,19 @@ import (
 // The service's errors, wrapped with details. Package api maps them, and
 // the engine's (package game), to HTTP in one place.
 var (
-	ErrInvalid       = errors.New("invalid request")
-	ErrNotFound      = errors.New("not found")
-	ErrUnknownToken  = errors.New("unknown token")
-	ErrForbidden     = errors.New("not allowed")
-	ErrTableClosed   = errors.New("table is closed")
-	ErrRoundPlaying  = errors.New("a round is being played")
-	ErrNoRound       = errors.New("no round is being played")
-	ErrNameTaken     = errors.New("name taken")
-	ErrKeyMismatch   = errors.New("idempotency key reused for a different request")
-	ErrUnavailable   = errors.New("the database is unavailable")
+	ErrInvalid      = errors.New("invalid request")
+	ErrNotFound     = errors.New("not found")
+	ErrUnknownToken = errors.New("unknown token")
+	ErrForbidden    = errors.New("not allowed")
+	ErrTableClosed  = errors.New("table is closed")
+	ErrRoundPlaying = errors.New("a round is being played")
+	ErrNoRound      = errors.New("no round is being played")
+	ErrNameTaken    = errors.New("name taken")
+	ErrKeyMismatch  = errors.New("idempotency key reused for a different request")
+	ErrUnavailable  = errors.New("the database is unavailable")
+	// ErrDiskFull means the database is short of disk space (Ready): it
+	// refused a write for lack of it, or its disk is nearly full.
+	ErrDiskFull      = errors.New("the database is short of disk space")
 	ErrHistoryBroken = errors.New("the table's stored history no longer replays; its audit shows where it breaks")
 	// ErrChanged means a guard in the database refused a write because
 	// what it acts on was not as the service read it under the table's

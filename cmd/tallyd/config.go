@@ -18,12 +18,17 @@ type config struct {
 	DataDir     string
 	DatabaseURL string
 	MaxConns    int
+	MinFreeMB   int
 	DebugAddr   string
 	LogLevel    slog.Level
 	LogFormat   string
 	Shutdown    time.Duration
 	BaseURL     string
 }
+
+// maxMinFreeMB bounds --min-free-mb (an exbibyte), so that it counts in
+// bytes without overflow.
+const maxMinFreeMB = 1 << 40
 
 // usage is printed by --help above the flag list.
 const usage = `tallyd keeps the books for real-dice bar games.
@@ -52,6 +57,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
 	fs.IntVar(&c.MaxConns, "db-max-conns", envInt("TALLY_DB_MAX_CONNS", 0), "database connections at most; 0 takes pool_max_conns from the database URL, or 4 per CPU (at least 8) [TALLY_DB_MAX_CONNS]")
+	fs.IntVar(&c.MinFreeMB, "min-free-mb", envInt("TALLY_MIN_FREE_MB", 64), "managed database only: /readyz is not ready while its data directory's disk has fewer MiB free [TALLY_MIN_FREE_MB]")
 	fs.StringVar(&c.DebugAddr, "debug-addr", env("TALLY_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on this address; off when empty [TALLY_DEBUG_ADDR]")
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
@@ -66,6 +72,9 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fs, fmt.Errorf("--log-level: %w", err)
+	}
+	if c.MinFreeMB < 0 || c.MinFreeMB > maxMinFreeMB {
+		return c, fs, fmt.Errorf("--min-free-mb must be from 0 to %d, not %d", maxMinFreeMB, c.MinFreeMB)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fs, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)

@@ -90,9 +90,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	defer pool.Close()
 	log.Info("database pool", "max_conns", pool.Config().MaxConns)
 
+	tables := table.New(pool, log)
+	if database.managed {
+		tables.WatchDisk(database.server.DataDir(), uint64(cfg.MinFreeMB)<<20)
+	}
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           api.New(api.Config{Tables: table.New(pool, log), Log: log, Done: ctx.Done()}),
+		Handler:           api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done()}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
