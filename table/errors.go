@@ -27,6 +27,10 @@ var (
 	// what it acts on was not as the service read it under the table's
 	// lock. It should not happen; nothing was written.
 	ErrChanged = errors.New("the table changed while the request was written")
+	// ErrTurnRecorded refuses a turn, or a throw or stand of it, sent again
+	// once the turn is over (under a new Idempotency-Key: the same key
+	// replays the answer).
+	ErrTurnRecorded = errors.New("the turn is already recorded")
 	// ErrGameUnderway refuses a change of seats while a game of rounds is
 	// being played: the totals would no longer compare (game.Reseat).
 	ErrGameUnderway = errors.New("a game of rounds is under way")
