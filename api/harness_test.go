@@ -135,12 +135,22 @@ func (s *scene) round(token string, n int) fullRound {
 	return rd
 }
 
-// rounds reads every round with token.
+// rounds reads every round with token, page by page.
 func (s *scene) rounds(token string) []fullRound {
 	s.t.Helper()
 	var rds []fullRound
-	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/rounds"), token: token}, &rds)
-	return rds
+	for path := s.tb.path("/rounds"); ; {
+		var page struct {
+			Rounds []fullRound `json:"rounds"`
+			Next   string      `json:"next"`
+		}
+		s.must(http.StatusOK, req{method: http.MethodGet, path: path, token: token}, &page)
+		rds = append(rds, page.Rounds...)
+		if page.Next == "" {
+			return rds
+		}
+		path = s.tb.path("/rounds?after=%s", page.Next)
+	}
 }
 
 // sheet is GET balances.
@@ -266,7 +276,7 @@ func (s *scene) auditOK() {
 func (s *scene) snapshot() string {
 	s.t.Helper()
 	var b strings.Builder
-	for _, p := range []string{"", "/rounds", "/balances", "/ledger", "/events?limit=500"} {
+	for _, p := range []string{"", "/rounds?limit=100", "/balances", "/ledger?limit=500", "/events?limit=500"} {
 		r := s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("%s", p), token: s.tb.Host}, nil)
 		fmt.Fprintf(&b, "%s\n%s\n", p, r.body)
 	}

@@ -2,10 +2,12 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/tally-dice/tally/table"
 )
 
 // health is the body of /healthz and /readyz.
@@ -18,12 +20,16 @@ func (s *server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, health{Status: "ok"})
 }
 
-// readyz says the database answers within two seconds.
+// readyz says the service can take writes: the database answers within two
+// seconds and is not short of disk space (table.Service.Ready).
 func (s *server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.tables.Ready(ctx); err != nil {
-		s.log.Warn("readiness: the database is not reachable", "err", err)
+		s.log.Warn("readiness: not ready", "err", err)
+		if errors.Is(err, table.ErrDiskFull) {
+			return err
+		}
 		return fail(kindUnavailable, "the database is not reachable")
 	}
 	return c.JSON(http.StatusOK, health{Status: "ready"})

@@ -20,7 +20,11 @@ func (s *server) getBalances(c echo.Context) error {
 
 // getLedger serves GET /v1/tables/:tableId/ledger.
 func (s *server) getLedger(c echo.Context) error {
-	v, err := s.tables.Statement(c.Request().Context(), auth(c))
+	after, limit, err := pageQuery(c, pageLedger)
+	if err != nil {
+		return err
+	}
+	v, err := s.tables.Ledger(c.Request().Context(), auth(c), after, limit)
 	if err != nil {
 		return err
 	}

@@ -129,10 +129,18 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 	}
 }
 
-// writeProblem sends a problem document.
+// unavailableRetryAfter is the Retry-After of every 503, in seconds: the database
+// restarting, out of connections or busy is usually back within seconds.
+const unavailableRetryAfter = "2"
+
+// writeProblem sends a problem document; a 503 says when to try again.
 func writeProblem(c echo.Context, p Problem) {
 	body, _ := json.Marshal(p)
-	c.Response().Header().Set(echo.HeaderContentType, problemMediaType)
+	h := c.Response().Header()
+	if p.Status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
+		h.Set("Retry-After", unavailableRetryAfter)
+	}
+	h.Set(echo.HeaderContentType, problemMediaType)
 	c.Response().WriteHeader(p.Status)
 	_, _ = c.Response().Write(body)
 }

@@ -74,7 +74,8 @@ var domainKinds = []struct {
 	detail string
 	log    bool
 }{
-	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering; nothing was changed, so the same request can be sent again shortly", false},
+	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering or cannot take the request now; nothing was changed, so the same request can be sent again shortly", false},
+	{[]error{table.ErrDiskFull}, kindUnavailable, "", false},
 	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
 	{[]error{table.ErrForbidden}, kindForbidden, "", false},
 	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},
@@ -85,7 +86,7 @@ var domainKinds = []struct {
 	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, "", false},
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
-	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver}, kindConflict, "", false},
+	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded}, kindConflict, "", false},
 	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules, "", false},
 	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,

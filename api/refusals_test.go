@@ -87,9 +87,11 @@ func TestRefusedPlays(t *testing.T) {
 		})
 	}
 
-	// After standing, the turn is over: another throw is out of turn.
+	// After standing, the turn is over and recorded: another throw is a
+	// conflict with it; a throw before one's turn is out of turn.
 	m.act(m.annTok, 1, map[string]any{"kind": "stand"})
-	m.refused(act(m.annTok, roll(6, 6)), 409, "/problems/out-of-turn", "turn")
+	m.refused(act(m.annTok, roll(6, 6)), 409, "/problems/conflict", "already recorded", "turn in round 1 is over")
+	m.refused(whole(cy, dice(6, 5, 4, 3, 3)), 409, "/problems/out-of-turn", "turn")
 }
 
 func TestNoRoundInProgress(t *testing.T) {

@@ -21,7 +21,11 @@ func roundNumber(c echo.Context) (int, error) {
 
 // listRounds serves GET /v1/tables/:tableId/rounds.
 func (s *server) listRounds(c echo.Context) error {
-	v, err := s.tables.Rounds(c.Request().Context(), auth(c))
+	after, limit, err := pageQuery(c, pageRounds)
+	if err != nil {
+		return err
+	}
+	v, err := s.tables.Rounds(c.Request().Context(), auth(c), int(after), limit)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,7 @@ const (
 	codeForbidden       = "42501" // insufficient_privilege
 	codeForeignKey      = "23503"
 	codeNoData          = "P0002" // tally_expect: a guarded change found its row changed
+	codeDiskFull        = "53100"
 )
 
 // Unique keys whose collisions callers tell apart (ConflictOn).
@@ -97,6 +98,14 @@ func ConflictOn(err error) string {
 		return pgErr.ConstraintName
 	}
 	return ""
+}
+
+// DiskFull reports whether err is PostgreSQL refusing work for lack of disk
+// space (disk_full, SQLSTATE 53100): an ErrUnavailable that lasts until
+// someone frees space, which readiness reports.
+func DiskFull(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == codeDiskFull
 }
 
 // interpretError turns driver errors into this package's sentinel errors,
@@ -136,9 +145,11 @@ func SentinelFor(err error) error {
 		case code == "40001" || code == "40P01":
 			return ErrRetry
 		case code[:2] == "08" || code[:2] == "53" || code[:2] == "57" || code == "55P03":
-			// Connection failures, insufficient resources (disk full, too
-			// many connections), operator intervention (shutdown, a
-			// cancelled query) and lock waits that timed out.
+			// Connection failures, insufficient resources (53100 disk
+			// full, 53200 out of memory, 53300 too many connections),
+			// operator intervention (57P01 shutdown, 57P03 starting up or
+			// shutting down, a cancelled query) and lock waits that timed
+			// out.
 			return ErrUnavailable
 		}
 		return nil

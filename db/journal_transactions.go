@@ -55,41 +55,70 @@ func (b *Batch) JournalInsert(tableID int64, e JournalEntry) {
 // JournalList queues reading a table's journal in order, each entry with
 // its postings in the order they were written. It queues two statements.
 func (b *Batch) JournalList(tableID int64, out *[]JournalEntry) {
-	var postings []dbsqlc.PostingListByTableRow
 	b.queue(func(q dbsqlc.DBTX) error {
 		rows, err := queries.JournalListByTable(b.ctx, q, tableID)
-		if err != nil {
-			return err
-		}
-		*out = make([]JournalEntry, len(rows))
-		for i, r := range rows {
-			e := JournalEntry{ID: r.ID, Kind: r.Kind, RoundID: r.RoundID, Memo: r.Memo, Metadata: r.Metadata,
-				CreatedAt: r.CreatedAt}
-			if r.Round != nil {
-				e.Round = int(*r.Round)
-			}
-			if r.EventSeq != nil {
-				e.EventSeq = *r.EventSeq
-			}
-			(*out)[i] = e
-		}
-		return nil
+		*out = toJournal(rows)
+		return err
 	})
 	b.queue(func(q dbsqlc.DBTX) error {
-		var err error
-		if postings, err = queries.PostingListByTable(b.ctx, q, tableID); err != nil {
-			return err
-		}
-		byID := make(map[int64]*JournalEntry, len(*out))
-		for i := range *out {
-			byID[(*out)[i].ID] = &(*out)[i]
-		}
-		for _, p := range postings {
-			if e := byID[p.TransactionID]; e != nil {
-				e.Postings = append(e.Postings, Posting{AccountID: p.AccountID, Kind: p.Kind, Player: playerOf(p.PlayerID),
-					Amount: p.Amount})
-			}
-		}
-		return nil
+		postings, err := queries.PostingListByTable(b.ctx, q, tableID)
+		addPostings(*out, postings)
+		return err
 	})
+}
+
+// JournalPage queues reading at most max entries of a table's journal
+// after the one whose id is after, in order, each with its postings. It
+// queues two statements.
+func (b *Batch) JournalPage(tableID, after int64, max int, out *[]JournalEntry) {
+	p := dbsqlc.JournalPageByTableParams{TableID: tableID, After: after, Max: int32(max)}
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.JournalPageByTable(b.ctx, q, p)
+		page := make([]dbsqlc.JournalListByTableRow, len(rows))
+		for i, r := range rows {
+			page[i] = dbsqlc.JournalListByTableRow(r)
+		}
+		*out = toJournal(page)
+		return err
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.PostingListByJournalPage(b.ctx, q, dbsqlc.PostingListByJournalPageParams(p))
+		postings := make([]dbsqlc.PostingListByTableRow, len(rows))
+		for i, r := range rows {
+			postings[i] = dbsqlc.PostingListByTableRow(r)
+		}
+		addPostings(*out, postings)
+		return err
+	})
+}
+
+// toJournal is the journal's rows as entries, without their postings.
+func toJournal(rows []dbsqlc.JournalListByTableRow) []JournalEntry {
+	out := make([]JournalEntry, len(rows))
+	for i, r := range rows {
+		e := JournalEntry{ID: r.ID, Kind: r.Kind, RoundID: r.RoundID, Memo: r.Memo, Metadata: r.Metadata,
+			CreatedAt: r.CreatedAt}
+		if r.Round != nil {
+			e.Round = int(*r.Round)
+		}
+		if r.EventSeq != nil {
+			e.EventSeq = *r.EventSeq
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// addPostings gives each entry its postings, in the order they come.
+func addPostings(entries []JournalEntry, postings []dbsqlc.PostingListByTableRow) {
+	byID := make(map[int64]*JournalEntry, len(entries))
+	for i := range entries {
+		byID[entries[i].ID] = &entries[i]
+	}
+	for _, p := range postings {
+		if e := byID[p.TransactionID]; e != nil {
+			e.Postings = append(e.Postings, Posting{AccountID: p.AccountID, Kind: p.Kind, Player: playerOf(p.PlayerID),
+				Amount: p.Amount})
+		}
+	}
 }

@@ -42,11 +42,16 @@ func (b *Batch) ActionListByTable(tableID int64, out *[]Action) {
 		}
 		*out = make([]Action, len(rows))
 		for i, r := range rows {
-			(*out)[i] = toAction(int(r.Round), dbsqlc.RoundAction{Seq: r.Seq, PlayerID: r.PlayerID, Kind: r.Kind,
-				CreatedAt: r.CreatedAt, Dice: r.Dice, Rethrow: r.Rethrow, Path: r.Path, EventSeq: r.EventSeq})
+			(*out)[i] = toTableAction(r)
 		}
 		return nil
 	})
+}
+
+// toTableAction is an action read with its round's number.
+func toTableAction(r dbsqlc.ActionListByTableRow) Action {
+	return toAction(int(r.Round), dbsqlc.RoundAction{Seq: r.Seq, PlayerID: r.PlayerID, Kind: r.Kind,
+		CreatedAt: r.CreatedAt, Dice: r.Dice, Rethrow: r.Rethrow, Path: r.Path, EventSeq: r.EventSeq})
 }
 
 func toAction(round int, r dbsqlc.RoundAction) Action {

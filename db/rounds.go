@@ -3,6 +3,7 @@ package db
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/tally-dice/tally/db/internal/dbsqlc"
@@ -70,6 +71,38 @@ func (b *Batch) RoundList(tableID int64, out *[]Round) {
 			if err := toRound(r, &(*out)[i]); err != nil {
 				return err
 			}
+		}
+		return nil
+	})
+}
+
+// RoundPage queues reading at most max of a table's rounds after round
+// number after, oldest first, and their actions, by round. It queues two
+// statements.
+func (b *Batch) RoundPage(tableID int64, after, max int, rounds *[]Round, actions *[]Action) {
+	// No round is numbered beyond what int32 holds: after that, nothing.
+	p := dbsqlc.RoundPageParams{TableID: tableID, After: int32(min(after, math.MaxInt32)), Max: int32(max)}
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.RoundPage(b.ctx, q, p)
+		if err != nil {
+			return err
+		}
+		*rounds = make([]Round, len(rows))
+		for i, r := range rows {
+			if err := toRound(r, &(*rounds)[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.ActionListByRoundPage(b.ctx, q, dbsqlc.ActionListByRoundPageParams(p))
+		if err != nil {
+			return err
+		}
+		*actions = make([]Action, len(rows))
+		for i, r := range rows {
+			(*actions)[i] = toTableAction(dbsqlc.ActionListByTableRow(r))
 		}
 		return nil
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
@@ -33,6 +34,34 @@ func (s *Service) Statement(ctx context.Context, a Auth) ([]ledger.Transaction, 
 		return nil, err
 	}
 	return ledger.Statement(a.TableID, journal, r.Players)
+}
+
+// LedgerPage is one page of a table's journal, oldest first; Next is the
+// cursor of the next page, empty on the last.
+type LedgerPage struct {
+	Transactions []ledger.Transaction `json:"transactions"`
+	Next         string               `json:"next,omitempty"`
+}
+
+// Ledger reads at most limit transactions of the table's journal after the
+// one whose id is after, each with its postings. The cursor is the last
+// transaction's id, so a page never shifts when money moves meanwhile.
+func (s *Service) Ledger(ctx context.Context, a Auth, after int64, limit int) (LedgerPage, error) {
+	var journal []db.JournalEntry
+	r, _, err := s.read(ctx, a, readPlan{history: func(b *db.Batch) {
+		// One more than a page says whether there is a next page.
+		b.JournalPage(a.TableID, after, limit+1, &journal)
+	}})
+	if err != nil {
+		return LedgerPage{}, err
+	}
+	var page LedgerPage
+	if len(journal) > limit {
+		journal = journal[:limit]
+		page.Next = strconv.FormatInt(journal[limit-1].ID, 10)
+	}
+	page.Transactions, err = ledger.Statement(a.TableID, journal, r.Players)
+	return page, err
 }
 
 // StatementCSV is the table's journal as a spreadsheet (ledger.WriteCSV).

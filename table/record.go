@@ -90,6 +90,9 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 		return RoundView{}, err
 	}
 	before := pr.round.State()
+	if err := turnOver(before, number, player, actions, whole != nil); err != nil {
+		return RoundView{}, err
+	}
 	if whole != nil {
 		if actions, err = wholeTurn(st.rules(), pr.round, player, actions, *whole); err != nil {
 			return RoundView{}, err
@@ -125,6 +128,25 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	v := roundView(number, statusSettled, pr.round.State(), &res)
 	v.Game = end
 	return v, nil
+}
+
+// turnOver refuses a whole turn, or a throw or stand, of a player whose
+// turn in the round is over: the turn was recorded already, and sent again
+// under a new Idempotency-Key (a second phone, a retry that lost its key).
+// The answer is the same whatever was sent, so that it tells nothing of
+// throws still sealed under the cup. Claiming a closed automatic is the
+// one action left to a player whose turn is over; the engine judges it.
+func turnOver(before game.RoundState, number int, player game.PlayerID, actions []game.Action, whole bool) error {
+	for _, ps := range before.Players {
+		if ps.Player != player || ps.Status != game.StatusDone {
+			continue
+		}
+		if whole || actions[0].Kind == game.ActionRoll || actions[0].Kind == game.ActionStand {
+			return fmt.Errorf("%w: player %d's turn in round %d is over; nothing was recorded again (read the round to see the turn)",
+				ErrTurnRecorded, player, number)
+		}
+	}
+	return nil
 }
 
 // roundAction is the payload of round.action. A throw's carries a random

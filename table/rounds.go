@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
@@ -136,36 +137,49 @@ func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, err
 	return st.last.view(who, st.game)
 }
 
-// Rounds reads every round of the table, oldest first, each replayed.
-func (s *Service) Rounds(ctx context.Context, a Auth) ([]RoundView, error) {
+// RoundPage is one page of a table's rounds, oldest first; Next is the
+// cursor of the next page, empty on the last.
+type RoundPage struct {
+	Rounds []RoundView `json:"rounds"`
+	Next   string      `json:"next,omitempty"`
+}
+
+// Rounds reads at most limit of the table's rounds after round number
+// after, oldest first, each replayed. The cursor is the last round number
+// seen, so a page never shifts when rounds are played meanwhile.
+func (s *Service) Rounds(ctx context.Context, a Auth, after, limit int) (RoundPage, error) {
 	var rounds []db.Round
 	var actions []db.Action
 	r, who, err := s.read(ctx, a, readPlan{history: func(b *db.Batch) {
-		b.RoundList(a.TableID, &rounds)
-		b.ActionListByTable(a.TableID, &actions)
+		// One more than a page says whether there is a next page.
+		b.RoundPage(a.TableID, after, limit+1, &rounds, &actions)
 	}})
 	if err != nil {
-		return nil, err
+		return RoundPage{}, err
 	}
-	out := make([]RoundView, 0, len(rounds))
+	page := RoundPage{Rounds: make([]RoundView, 0, min(len(rounds), limit))}
 	byRound := map[int][]db.Action{}
 	for _, a := range actions {
 		byRound[a.Round] = append(byRound[a.Round], a)
 	}
-	for _, row := range rounds {
+	for i, row := range rounds {
+		if i == limit {
+			page.Next = strconv.Itoa(rounds[i-1].Number)
+			break
+		}
 		// Each round resumes from its own stored state: the history shows
 		// what was played; the audit is what checks the rounds chain up.
 		one := &tableState{row: r.row}
 		if err := one.resume(row, byRound[row.Number]); err != nil {
-			return nil, err
+			return RoundPage{}, err
 		}
 		v, err := one.last.view(who, one.game)
 		if err != nil {
-			return nil, err
+			return RoundPage{}, err
 		}
-		out = append(out, v)
+		page.Rounds = append(page.Rounds, v)
 	}
-	return out, nil
+	return page, nil
 }
 
 // view is a round as who may see it; g is the game after it, which tells

@@ -156,9 +156,9 @@ func (s *Service) tableOfCode(ctx context.Context, code string) (int64, error) {
 	if !ok {
 		return 0, errNoJoinCode(code)
 	}
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.acquire(ctx)
 	if err != nil {
-		return 0, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
+		return 0, err
 	}
 	defer conn.Release()
 	var id int64
@@ -268,9 +268,9 @@ func (s *Service) Invite(ctx context.Context, code string) (_ Invitation, err er
 	if err != nil {
 		return Invitation{}, err
 	}
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.acquire(ctx)
 	if err != nil {
-		return Invitation{}, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
+		return Invitation{}, err
 	}
 	defer release(conn, &err)
 	var t db.Table

@@ -2,7 +2,9 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db"
@@ -15,7 +17,16 @@ type Service struct {
 	keys     *seal.Keys
 	listener *db.Listener
 	log      *slog.Logger
+	// acquireWait bounds the wait for a connection of the pool.
+	acquireWait time.Duration
+	disk        diskWatch
 }
+
+// acquireWait is how long a request waits for a connection of the pool
+// before it is answered that the database is unavailable: with every
+// connection busy, or none to be had, a phone hears so and retries rather
+// than hanging until it gives up.
+const acquireWait = 5 * time.Second
 
 // New is the service on pool, sealing history and locking stored answers
 // with keys (the same keys every time, for a database: package seal). It
@@ -24,13 +35,17 @@ func New(pool *pgxpool.Pool, keys *seal.Keys, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{pool: pool, keys: keys, listener: db.NewListener(pool, log), log: log}
+	return &Service{pool: pool, keys: keys, listener: db.NewListener(pool, log), log: log, acquireWait: acquireWait}
 }
 
-// Ready reports whether the database answers: nil, or ErrUnavailable.
-func (s *Service) Ready(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
-		return serviceError(err)
+// acquire takes a connection of the pool for one request, waiting at most
+// acquireWait; failing that, the database is unavailable.
+func (s *Service) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.acquireWait)
+	defer cancel()
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	return nil
+	return conn, nil
 }

@@ -76,6 +76,7 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 		// stored answer, on the next attempt.
 		taken := db.ConflictOn(err)
 		if taken != db.KeyJoinCode && taken != db.KeyIdempotency && !retryable(err) || attempt == maxAttempts {
+			s.noteWrite(reply, err)
 			return reply, serviceError(err)
 		}
 	}
@@ -85,9 +86,9 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 // the table's id taken in one round trip, the table made and its players
 // seated in a second, and its events written with the commit in a third.
 func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []string) (reply Reply, err error) {
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.acquire(ctx)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return Reply{}, err
 	}
 	defer release(conn, &err)
 	b := db.NewBatch(ctx)

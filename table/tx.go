@@ -96,15 +96,16 @@ func (s *Service) write(ctx context.Context, t target, k Key, do func(w *writer)
 	for attempt := 1; ; attempt++ {
 		reply, err := s.writeOnce(ctx, t, k, do)
 		if !retryable(err) || attempt == maxAttempts {
+			s.noteWrite(reply, err)
 			return reply, serviceError(err)
 		}
 	}
 }
 
 func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (reply Reply, err error) {
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.acquire(ctx)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return Reply{}, err
 	}
 	defer release(conn, &err)
 	b := db.NewBatch(ctx)
@@ -322,9 +323,9 @@ func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who 
 	if err := checkAuth(a); err != nil {
 		return reading{}, Principal{}, err
 	}
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.acquire(ctx)
 	if err != nil {
-		return reading{}, Principal{}, serviceError(fmt.Errorf("%w: %w", ErrUnavailable, err))
+		return reading{}, Principal{}, err
 	}
 	defer release(conn, &err)
 	b := db.NewBatch(ctx)

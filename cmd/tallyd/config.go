@@ -23,6 +23,7 @@ type config struct {
 	SecretFile  string
 	Secret      string // hex, from TALLY_SECRET only
 	MaxConns    int
+	MinFreeMB   int
 	DebugAddr   string
 	LogLevel    slog.Level
 	LogFormat   string
@@ -32,6 +33,10 @@ type config struct {
 	// believed; none by default.
 	TrustedProxies []netip.Prefix
 }
+
+// maxMinFreeMB bounds --min-free-mb (an exbibyte), so that it counts in
+// bytes without overflow.
+const maxMinFreeMB = 1 << 40
 
 // usage is printed by --help above the flag list.
 const usage = `tallyd keeps the books for real-dice bar games.
@@ -63,6 +68,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.SecretFile, "secret-file", env("TALLY_SECRET_FILE", ""), "file holding the master secret that seals history and signs receipts (hex), made on the first run; default secret.key in --data-dir; TALLY_SECRET (hex) wins over it [TALLY_SECRET_FILE]")
 	c.Secret = os.Getenv("TALLY_SECRET")
 	fs.IntVar(&c.MaxConns, "db-max-conns", envInt("TALLY_DB_MAX_CONNS", 0), "database connections at most; 0 takes pool_max_conns from the database URL, or 4 per CPU (at least 8) [TALLY_DB_MAX_CONNS]")
+	fs.IntVar(&c.MinFreeMB, "min-free-mb", envInt("TALLY_MIN_FREE_MB", 64), "managed database only: /readyz is not ready while its data directory's disk has fewer MiB free [TALLY_MIN_FREE_MB]")
 	fs.StringVar(&c.DebugAddr, "debug-addr", env("TALLY_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on this address; off when empty [TALLY_DEBUG_ADDR]")
 	fs.StringVar(&level, "log-level", env("TALLY_LOG_LEVEL", "info"), "debug, info, warn or error [TALLY_LOG_LEVEL]")
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
@@ -81,6 +87,9 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	}
 	if c.SecretFile == "" {
 		c.SecretFile = filepath.Join(c.DataDir, "secret.key")
+	}
+	if c.MinFreeMB < 0 || c.MinFreeMB > maxMinFreeMB {
+		return c, fs, fmt.Errorf("--min-free-mb must be from 0 to %d, not %d", maxMinFreeMB, c.MinFreeMB)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fs, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)

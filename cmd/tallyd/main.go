@@ -107,6 +107,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	go tables.ExpireKeys(ctx)
 
+	if database.managed {
+		tables.WatchDisk(database.server.DataDir(), uint64(cfg.MinFreeMB)<<20)
+	}
 	handler := api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done(),
 		TrustedProxies: cfg.TrustedProxies})
 	srv := &http.Server{

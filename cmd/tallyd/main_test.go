@@ -35,6 +35,11 @@ func TestREADMEWalkthrough(t *testing.T) {
 	dataDir := reachableTempDir(t)
 
 	base, stop := startTallyd(t, bin, dataDir)
+	if res, err := http.Get(base + "/readyz"); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("a fresh tallyd is not ready: %v %v", err, res)
+	} else {
+		res.Body.Close()
+	}
 	work := reachableTempDir(t)
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Dir = work
@@ -103,9 +108,11 @@ func buildTallyd(t *testing.T) string {
 	return bin
 }
 
-// startTallyd runs tallyd on a free port and waits until it is ready; stop
-// sends SIGTERM and waits for a clean exit.
-func startTallyd(t *testing.T, bin, dataDir string) (string, func()) {
+// startTallyd runs tallyd on a free port, with args after the usual ones,
+// and waits until it answers /healthz, which it serves only once its
+// database is up and migrated; stop sends SIGTERM and waits for a clean
+// exit.
+func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, func()) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -114,7 +121,7 @@ func startTallyd(t *testing.T, bin, dataDir string) (string, func()) {
 	addr := l.Addr().String()
 	l.Close()
 	var logs bytes.Buffer
-	cmd := exec.Command(bin, "--addr", addr, "--data-dir", dataDir)
+	cmd := exec.Command(bin, append([]string{"--addr", addr, "--data-dir", dataDir}, args...)...)
 	cmd.Env = filterEnv(os.Environ(), "DATABASE_URL", "TEST_DATABASE_URL")
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -126,7 +133,7 @@ func startTallyd(t *testing.T, bin, dataDir string) (string, func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for {
-		res, err := http.Get(base + "/readyz")
+		res, err := http.Get(base + "/healthz")
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {

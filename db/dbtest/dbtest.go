@@ -230,3 +230,36 @@ func schemaHash() (string, error) {
 
 // errTemplate wraps failures to prepare the template database.
 var errTemplate = errors.New("prepare template database")
+
+// DSNWithConnectionLimit creates a fresh, migrated, empty database, as DSN
+// does, and a role that may use it but may hold at most limit connections
+// to the server at once (CONNECTION LIMIT), and returns the connection
+// string of that role on that database: a server out of connections for
+// Tally, for tests of what an outage looks like. The role is dropped when
+// the test ends.
+func DSNWithConnectionLimit(t testing.TB, limit int) string {
+	t.Helper()
+	e := environment(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	role := "tally_test_role_" + randomSuffix()
+	ident := pgx.Identifier{role}.Sanitize()
+	if _, err := e.admin.Exec(ctx, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s' CONNECTION LIMIT %d IN ROLE %s",
+		ident, role, limit, db.RuntimeGroup)); err != nil {
+		t.Fatalf("dbtest: create role: %v", err)
+	}
+	// Registered before the database's cleanup, so it runs after it: the
+	// role holds privileges in the database until that is dropped.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := e.admin.Exec(ctx, "DROP ROLE IF EXISTS "+ident); err != nil {
+			t.Errorf("dbtest: drop role %s: %v", role, err)
+		}
+	})
+	dsn, err := pgserver.WithUser(DSN(t), role, role)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	return dsn
+}

@@ -10,3 +10,11 @@ FROM journal_transactions j
 LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
 WHERE j.table_id = @table_id
 ORDER BY j.id;
+
+-- name: JournalPageByTable :many
+SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.created_at, j.event_seq
+FROM journal_transactions j
+LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
+WHERE j.table_id = @table_id AND j.id > @after
+ORDER BY j.id
+LIMIT @max;

@@ -16,3 +16,12 @@ SELECT r.number AS round, a.* FROM round_actions a
 JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
 WHERE a.table_id = @table_id
 ORDER BY r.number, a.seq;
+
+-- name: ActionListByRoundPage :many
+-- ActionListByRoundPage is the actions of the rounds RoundPage reads with
+-- the same arguments, by round.
+SELECT r.number AS round, a.* FROM round_actions a
+JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
+WHERE a.table_id = @table_id
+  AND a.round_id IN (SELECT p.id FROM rounds p WHERE p.table_id = @table_id AND p.number > @after ORDER BY p.number LIMIT @max)
+ORDER BY r.number, a.seq;

@@ -10,3 +10,6 @@ SELECT * FROM rounds WHERE table_id = @table_id AND number = @number;
 
 -- name: RoundList :many
 SELECT * FROM rounds WHERE table_id = @table_id ORDER BY number;
+
+-- name: RoundPage :many
+SELECT * FROM rounds WHERE table_id = @table_id AND number > @after ORDER BY number LIMIT @max;

@@ -48,6 +48,21 @@ export function get(path, token) {
   return send({ method: 'GET', path, token });
 }
 
+/**
+ * getAll reads every page of a list (rounds, ledger, events), following
+ * each page's `next`, and resolves to the items of `field`, oldest first.
+ */
+export async function getAll(path, token, field) {
+  const items = [];
+  const sep = path.includes('?') ? '&' : '?';
+  for (let after = ''; ;) {
+    const page = await get(after ? `${path}${sep}after=${encodeURIComponent(after)}` : path, token);
+    items.push(...page[field]);
+    if (!page.next) return items;
+    after = page.next;
+  }
+}
+
 const TIMEOUT_MS = 10000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

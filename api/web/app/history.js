@@ -23,7 +23,7 @@ function lastAudit(s) {
 /** historyTab lists the table's rounds, newest first, and the audit. */
 export function historyTab(el, s) {
   const data = s.load('history', async () => {
-    const [rounds, audit] = await Promise.allSettled([api.get(s.path('/rounds'), s.token), lastAudit(s)]);
+    const [rounds, audit] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'), lastAudit(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
     return { rounds: plain(rounds), audit: plain(audit) };
   });

@@ -90,3 +90,58 @@ func (q *Queries) JournalListByTable(ctx context.Context, db DBTX, tableID int64
 	}
 	return items, nil
 }
+
+const journalPageByTable = `-- name: JournalPageByTable :many
+SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.created_at, j.event_seq
+FROM journal_transactions j
+LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
+WHERE j.table_id = $1 AND j.id > $2
+ORDER BY j.id
+LIMIT $3
+`
+
+type JournalPageByTableParams struct {
+	TableID int64
+	After   int64
+	Max     int32
+}
+
+type JournalPageByTableRow struct {
+	ID        int64
+	Kind      string
+	RoundID   *int64
+	Round     *int32
+	Memo      string
+	Metadata  json.RawMessage
+	CreatedAt time.Time
+	EventSeq  *int64
+}
+
+func (q *Queries) JournalPageByTable(ctx context.Context, db DBTX, arg JournalPageByTableParams) ([]JournalPageByTableRow, error) {
+	rows, err := db.Query(ctx, journalPageByTable, arg.TableID, arg.After, arg.Max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []JournalPageByTableRow
+	for rows.Next() {
+		var i JournalPageByTableRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Kind,
+			&i.RoundID,
+			&i.Round,
+			&i.Memo,
+			&i.Metadata,
+			&i.CreatedAt,
+			&i.EventSeq,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

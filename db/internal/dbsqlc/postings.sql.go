@@ -9,6 +9,60 @@ import (
 	"context"
 )
 
+const postingListByJournalPage = `-- name: PostingListByJournalPage :many
+SELECT p.id, p.transaction_id, p.account_id, a.kind, a.player_id, p.amount
+FROM postings p
+JOIN accounts a ON a.table_id = p.table_id AND a.id = p.account_id
+WHERE p.table_id = $1
+  AND p.transaction_id IN (SELECT j.id FROM journal_transactions j WHERE j.table_id = $1 AND j.id > $2
+                           ORDER BY j.id LIMIT $3)
+ORDER BY p.id
+`
+
+type PostingListByJournalPageParams struct {
+	TableID int64
+	After   int64
+	Max     int32
+}
+
+type PostingListByJournalPageRow struct {
+	ID            int64
+	TransactionID int64
+	AccountID     int64
+	Kind          string
+	PlayerID      *int64
+	Amount        int64
+}
+
+// PostingListByJournalPage is the postings of the journal transactions
+// JournalPageByTable reads with the same arguments.
+func (q *Queries) PostingListByJournalPage(ctx context.Context, db DBTX, arg PostingListByJournalPageParams) ([]PostingListByJournalPageRow, error) {
+	rows, err := db.Query(ctx, postingListByJournalPage, arg.TableID, arg.After, arg.Max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []PostingListByJournalPageRow
+	for rows.Next() {
+		var i PostingListByJournalPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TransactionID,
+			&i.AccountID,
+			&i.Kind,
+			&i.PlayerID,
+			&i.Amount,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const postingListByTable = `-- name: PostingListByTable :many
 SELECT p.id, p.transaction_id, p.account_id, a.kind, a.player_id, p.amount
 FROM postings p

@@ -53,6 +53,68 @@ func (q *Queries) ActionListByRound(ctx context.Context, db DBTX, arg ActionList
 	return items, nil
 }
 
+const actionListByRoundPage = `-- name: ActionListByRoundPage :many
+SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
+JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
+WHERE a.table_id = $1
+  AND a.round_id IN (SELECT p.id FROM rounds p WHERE p.table_id = $1 AND p.number > $2 ORDER BY p.number LIMIT $3)
+ORDER BY r.number, a.seq
+`
+
+type ActionListByRoundPageParams struct {
+	TableID int64
+	After   int32
+	Max     int32
+}
+
+type ActionListByRoundPageRow struct {
+	Round     int32
+	RoundID   int64
+	Seq       int32
+	PlayerID  int64
+	Kind      string
+	CreatedAt time.Time
+	TableID   int64
+	Dice      []int32
+	Rethrow   []int32
+	Path      string
+	EventSeq  *int64
+}
+
+// ActionListByRoundPage is the actions of the rounds RoundPage reads with
+// the same arguments, by round.
+func (q *Queries) ActionListByRoundPage(ctx context.Context, db DBTX, arg ActionListByRoundPageParams) ([]ActionListByRoundPageRow, error) {
+	rows, err := db.Query(ctx, actionListByRoundPage, arg.TableID, arg.After, arg.Max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ActionListByRoundPageRow
+	for rows.Next() {
+		var i ActionListByRoundPageRow
+		if err := rows.Scan(
+			&i.Round,
+			&i.RoundID,
+			&i.Seq,
+			&i.PlayerID,
+			&i.Kind,
+			&i.CreatedAt,
+			&i.TableID,
+			&i.Dice,
+			&i.Rethrow,
+			&i.Path,
+			&i.EventSeq,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const actionListByTable = `-- name: ActionListByTable :many
 SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
 JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id

@@ -139,3 +139,48 @@ func (q *Queries) RoundList(ctx context.Context, db DBTX, tableID int64) ([]Roun
 	}
 	return items, nil
 }
+
+const roundPage = `-- name: RoundPage :many
+SELECT id, table_id, number, status, created_at, settled_at, players, carried_pot, ante, declared, declarer, playoff, roll_off, game FROM rounds WHERE table_id = $1 AND number > $2 ORDER BY number LIMIT $3
+`
+
+type RoundPageParams struct {
+	TableID int64
+	After   int32
+	Max     int32
+}
+
+func (q *Queries) RoundPage(ctx context.Context, db DBTX, arg RoundPageParams) ([]Round, error) {
+	rows, err := db.Query(ctx, roundPage, arg.TableID, arg.After, arg.Max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Round
+	for rows.Next() {
+		var i Round
+		if err := rows.Scan(
+			&i.ID,
+			&i.TableID,
+			&i.Number,
+			&i.Status,
+			&i.CreatedAt,
+			&i.SettledAt,
+			&i.Players,
+			&i.CarriedPot,
+			&i.Ante,
+			&i.Declared,
+			&i.Declarer,
+			&i.Playoff,
+			&i.RollOff,
+			&i.Game,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
