@@ -21,6 +21,7 @@ var ruleCodes = []struct {
 	{game.ErrRerollNotQualified, "reroll-not-qualified"},
 	{game.ErrRerollPolicy, "reroll-policy"},
 	{game.ErrRethrowNotCargo, "rethrow-not-cargo"},
+	{game.ErrCargoSealed, "cargo-sealed"},
 	{game.ErrAmbiguousPath, "ambiguous-path"},
 	{game.ErrBadPath, "bad-path"},
 	{game.ErrStandNotAllowed, "stand-not-allowed"},

@@ -10,29 +10,50 @@ import (
 // ruleset's cargo policy allows. A re-thrown result must be kept: there is
 // no going back to an earlier cargo.
 
-// validateReroll judges a throw made after the sequence is complete.
-func (t *Turn) validateReroll(k int, r Roll) error {
+// validateReroll judges a throw made after the sequence is complete. When
+// the cargo is sealed from whoever records the throw (another player's
+// phone, or the host's recording for a player), everything is judged by
+// what they can see (how many cargo dice there are, never which) and the
+// faces picked up may not be named, so that the throw is refused for the
+// same reason, in the same words, whatever is under the cup.
+func (t *Turn) validateReroll(k int, r Roll, sealed bool) error {
 	if t.rules.policy == CargoNone {
 		return rollErr(k, 0, ErrRerollPolicy, "cargo may not be re-rolled in this game")
 	}
-	cargo, rethrow, _, bad := t.pickUp(r)
-	if bad >= 0 {
-		return rollErr(k, 0, ErrRethrowNotCargo,
-			fmt.Sprintf("a %d was picked up to re-roll, but the cargo is %v", r.Rethrow[bad], slices.Clone(cargo)))
+	n, picked := int(t.cargo.n), len(r.Rethrow)
+	if picked == 0 {
+		picked = n
 	}
-	if t.rules.policy == CargoTogether && len(rethrow) != len(cargo) {
+	switch {
+	case t.rules.policy == CargoTogether && picked != n:
 		return rollErr(k, 0, ErrRerollPolicy,
-			fmt.Sprintf("in this game all %d cargo dice are re-rolled together; keeping some is not allowed", len(cargo)))
+			fmt.Sprintf("in this game all %d cargo dice are re-rolled together; keeping some is not allowed", n))
+	case picked > n:
+		return rollErr(k, 0, ErrRethrowNotCargo,
+			fmt.Sprintf("%s picked up to re-roll, but the cargo is only %s", plural(picked, "die"), plural(n, "die")))
 	}
-	if len(r.Dice) != len(rethrow) {
+	for _, v := range r.Rethrow {
+		if v < 1 || v > 6 {
+			return rollErr(k, 0, ErrRethrowNotCargo, fmt.Sprintf("a %d was picked up to re-roll, but a die shows 1 to 6", v))
+		}
+	}
+	if len(r.Dice) != picked {
 		return rollErr(k, 0, ErrDiceCount,
-			fmt.Sprintf("%s thrown, but %s picked up", plural(len(r.Dice), "die"), plural(len(rethrow), "cargo die")))
+			fmt.Sprintf("%s thrown, but %s picked up", plural(len(r.Dice), "die"), plural(picked, "cargo die")))
 	}
 	if err := checkFaces(k, r.Dice); err != nil {
 		return err
 	}
 	if r.Path != "" && !pathIs(r.Path, t.seq) {
 		return rollErr(k, 0, ErrBadPath, fmt.Sprintf("path %s was named, but this turn is on %s", r.Path, pathString(t.seq)))
+	}
+	if sealed && len(r.Rethrow) > 0 {
+		return rollErr(k, 0, ErrCargoSealed, "the cargo is under the cup, so only the player's own phone may say which of its dice "+
+			"are picked up; to throw all of it again, leave out rethrow")
+	}
+	if cargo, _, _, bad := t.pickUp(r); bad >= 0 {
+		return rollErr(k, 0, ErrRethrowNotCargo,
+			fmt.Sprintf("a %d was picked up to re-roll, but the cargo is %v", r.Rethrow[bad], slices.Clone(cargo)))
 	}
 	return nil
 }

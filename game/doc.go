@@ -96,6 +96,17 @@
 //     list the faces that may be re-rolled. What was thrown in the open stays
 //     visible. The point a view shows ignores sealed scores. The player's own
 //     view and Round.State show everything.
+//   - Sealed means sealed for whoever records a throw, too: the host's
+//     phone recording for a player without one (Round.ApplyAs). A throw on
+//     cargo sealed from the recorder is judged by what they can see (how
+//     many cargo dice, never which) and may not name the dice picked up
+//     (ErrCargoSealed): it re-rolls the whole cargo, the only re-roll under
+//     the together rule anyway. Otherwise the refusal of a wrong guess
+//     would read the cup, one guess at a time. Only the player's own phone
+//     may keep some of a sealed cargo. A claim of a sealed automatic by
+//     someone else is taken or refused as for the player: taken, it lifts
+//     the cup as a claim does at the bar; refused, it says no more than
+//     that there was no automatic to claim.
 //   - lift-cups: the player whose turn it is, having completed the sequence
 //     in roll 1 or 2 and not yet finished, may call every preceding player
 //     with closed rolls to lift their cups; this reveals them to all. It is

@@ -26,6 +26,11 @@ var (
 	ErrRerollPolicy = errors.New("re-roll not allowed by the cargo rule")
 	// ErrRethrowNotCargo: the faces said to be picked up are not all cargo.
 	ErrRethrowNotCargo = errors.New("re-thrown dice are not cargo")
+	// ErrCargoSealed: a re-roll recorded by someone the cargo is sealed from
+	// (RULES.md §4) names the faces picked up. Whether they are cargo would
+	// tell them what is under the cup, so only the player's own phone may
+	// name them; anyone else re-rolls the whole cargo.
+	ErrCargoSealed = errors.New("the cargo is under the cup")
 	// ErrAmbiguousPath: in low-or-high, a first banking roll shows both a 6
 	// and a 1 and the submission does not say which sequence it goes for.
 	ErrAmbiguousPath = errors.New("the roll could start either sequence; name the path")

@@ -208,7 +208,8 @@ func mutations(rng *rand.Rand, rs Ruleset, in TurnInput, o Outcome) []mutation {
 			face++
 		}
 		nc := cloneInput(in)
-		nc.Rolls[k] = Roll{Dice: []int{1}, Rethrow: []int{face}}
+		// As many dice as the cargo holds, so that only their faces are wrong.
+		nc.Rolls[k] = Roll{Dice: slices.Repeat([]int{1}, len(cargo)), Rethrow: slices.Repeat([]int{face}, len(cargo))}
 		out = append(out, mutation{"a rethrow not in cargo", nc, ErrRethrowNotCargo})
 		if rs.Cargo == CargoTogether {
 			part := cloneInput(in)

@@ -158,21 +158,19 @@ func (t *refTurn) roll(r Roll) (int, error) {
 			t.qual, t.cargo = true, left
 		}
 	default:
+		// What anyone can see is judged first (how many dice are picked
+		// up, the dice thrown, the path) and which faces are cargo last,
+		// so that a re-roll recorded by someone the cargo is sealed from
+		// is refused alike whatever is under the cup.
 		pick := r.Rethrow
 		if len(pick) == 0 {
 			pick = t.cargo
 		}
-		kept := append([]int(nil), t.cargo...)
-		for _, v := range pick {
-			i := slices.Index(kept, v)
-			if i < 0 {
-				return 0, ErrRethrowNotCargo
-			}
-			kept = slices.Delete(kept, i, i+1)
-		}
 		switch {
-		case t.rs.Cargo == CargoTogether && len(kept) > 0:
+		case t.rs.Cargo == CargoTogether && len(pick) != len(t.cargo):
 			return 0, ErrRerollPolicy
+		case len(pick) > len(t.cargo), slices.ContainsFunc(pick, func(v int) bool { return v < 1 || v > 6 }):
+			return 0, ErrRethrowNotCargo
 		case len(r.Dice) != len(pick):
 			return 0, ErrDiceCount
 		}
@@ -181,6 +179,14 @@ func (t *refTurn) roll(r Roll) (int, error) {
 		}
 		if r.Path != "" && r.Path != pathString(t.seq) {
 			return 0, ErrBadPath
+		}
+		kept := append([]int(nil), t.cargo...)
+		for _, v := range pick {
+			i := slices.Index(kept, v)
+			if i < 0 {
+				return 0, ErrRethrowNotCargo
+			}
+			kept = slices.Delete(kept, i, i+1)
 		}
 		t.cargo = append(kept, r.Dice...)
 	}

@@ -130,10 +130,21 @@ func scoreRange(rs Ruleset) (int, int) {
 	return rs.CargoDice, 6 * rs.CargoDice
 }
 
-// Apply validates one action and applies it. Out-of-turn actions fail with
+// Apply validates one action and applies it, as its own player records
+// it (or a replay of what was recorded). Out-of-turn actions fail with
 // ErrOutOfTurn and illegal throws with the turn's *RollError; on error
 // nothing changes.
 func (r *Round) Apply(a Action) error {
+	return r.ApplyAs(a.Player, a)
+}
+
+// ApplyAs is Apply for an action recorded by viewer, whose view (View) may
+// seal the player's cargo: the host's phone (viewer 0) recording for a
+// player without one, say. A throw on cargo sealed from viewer is judged
+// without its faces, so that neither whether it is refused nor the words
+// of the refusal depend on the dice under the cup; such a re-roll throws
+// the whole cargo (ErrCargoSealed when it names dice picked up).
+func (r *Round) ApplyAs(viewer PlayerID, a Action) error {
 	if r.over {
 		return fmt.Errorf("%w: %s cannot %s", ErrRoundOver, a.Player, a.Kind)
 	}
@@ -143,7 +154,7 @@ func (r *Round) Apply(a Action) error {
 	}
 	switch a.Kind {
 	case ActionRoll:
-		return r.roll(i, a.Roll)
+		return r.roll(i, a.Roll, r.sealedFrom(i, viewer))
 	case ActionStand:
 		if err := r.checkTurn(i); err != nil {
 			return err
@@ -161,8 +172,9 @@ func (r *Round) Apply(a Action) error {
 	return fmt.Errorf("%w: unknown kind %q (roll, stand, claim-automatic, lift-cups)", ErrBadAction, a.Kind)
 }
 
-// roll records one throw of the player whose turn it is.
-func (r *Round) roll(i int, roll *Roll) error {
+// roll records one throw of the player whose turn it is; sealed says their
+// cargo is sealed from whoever records it.
+func (r *Round) roll(i int, roll *Roll, sealed bool) error {
 	if err := r.checkTurn(i); err != nil {
 		return err
 	}
@@ -170,7 +182,7 @@ func (r *Round) roll(i int, roll *Roll) error {
 		return fmt.Errorf("%w: a roll action needs the dice", ErrBadAction)
 	}
 	s := &r.seats[i]
-	if err := s.turn.Roll(*roll); err != nil {
+	if err := s.turn.roll(*roll, sealed); err != nil {
 		return err
 	}
 	// The first roll of the next player closes the claim on a closed

@@ -135,7 +135,11 @@ func (t *Turn) ints(s span) []int {
 }
 
 // Roll validates one throw and applies it. On error nothing changes.
-func (t *Turn) Roll(r Roll) error {
+func (t *Turn) Roll(r Roll) error { return t.roll(r, false) }
+
+// roll is Roll; sealed says the cargo is sealed from whoever records the
+// throw (see validateReroll).
+func (t *Turn) roll(r Roll, sealed bool) error {
 	k := t.n + 1
 	switch {
 	case t.stood:
@@ -150,7 +154,7 @@ func (t *Turn) Roll(r Roll) error {
 	case t.rules.meier:
 		err = t.validateMeier(k, r)
 	case t.qualified:
-		err = t.validateReroll(k, r)
+		err = t.validateReroll(k, r, sealed)
 	default:
 		err = t.validateSequence(k, r)
 	}

@@ -92,7 +92,7 @@ func (r *Round) view(viewer PlayerID, all bool) RoundState {
 		s := &r.seats[i]
 		ps := PlayerState{Player: s.player, Status: r.status(i), Outcome: s.turn.Outcome(),
 			Revealed: s.revealed, AutomaticWon: i == r.autoWin}
-		if !all && !r.over && !s.revealed && s.player != viewer && ps.Outcome.Closed {
+		if !all && r.sealedFrom(i, viewer) {
 			ps.Outcome = sealed(ps.Outcome)
 		}
 		st.Players[i] = ps
@@ -107,6 +107,25 @@ func (r *Round) view(viewer PlayerID, all bool) RoundState {
 		}
 	}
 	return st
+}
+
+// sealedFrom reports whether seat i's closed throws are sealed from viewer:
+// until the round ends or the cups are lifted, from everyone but the
+// player who threw them.
+func (r *Round) sealedFrom(i int, viewer PlayerID) bool {
+	s := &r.seats[i]
+	return !r.over && !s.revealed && s.player != viewer && s.turn.closed
+}
+
+// SealsFrom reports whether viewer's view of the round seals any throw, so
+// that what is said to viewer may not depend on the round's scores.
+func (r *Round) SealsFrom(viewer PlayerID) bool {
+	for i := range r.seats {
+		if r.sealedFrom(i, viewer) {
+			return true
+		}
+	}
+	return false
 }
 
 // status says where seat i is in the round.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 
 	"github.com/tally-dice/tally/db"
@@ -93,13 +94,15 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	if err := turnOver(before, number, player, actions, whole != nil); err != nil {
 		return RoundView{}, err
 	}
+	viewer := w.who.viewer()
+	sealed := pr.round.SealsFrom(viewer)
 	if whole != nil {
-		if actions, err = wholeTurn(st.rules(), pr.round, player, actions, *whole); err != nil {
+		if actions, err = wholeTurn(st.rules(), pr.round, player, viewer, actions, *whole); err != nil {
 			return RoundView{}, err
 		}
 	} else {
 		for _, a := range actions {
-			if err := pr.round.Apply(a); err != nil {
+			if err := pr.round.ApplyAs(viewer, a); err != nil {
 				return RoundView{}, err
 			}
 		}
@@ -122,6 +125,9 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 		return liveView(number, pr.round, w.who), nil
 	}
 	end, err := w.settle(pr, res)
+	if errors.Is(err, ErrInsufficientFunds) && sealed {
+		return RoundView{}, errSealedSettlement
+	}
 	if err != nil {
 		return RoundView{}, err
 	}
@@ -149,6 +155,15 @@ func turnOver(before game.RoundState, number int, player game.PlayerID, actions 
 	return nil
 }
 
+// errSealedSettlement refuses, at a no-overdraft table, the end of a round
+// whose per-point payments a player cannot pay, to a caller from whom some
+// of its throws are still sealed: who owes how much is made of the sealed
+// scores, so the refusal names neither the player nor the amount, and says
+// the same whatever is under the cup.
+var errSealedSettlement = fmt.Errorf("%w: this would end the round, but its per-point payments would take a player below zero, "+
+	"which this table does not allow; who owes how much is made of throws still under the cup, so it is not said here. "+
+	"Nothing was recorded: take buy-ins, then send it again", ErrInsufficientFunds)
+
 // roundAction is the payload of round.action. A throw's carries a random
 // nonce: the event's hash, which every phone sees as the chain's head,
 // then says nothing about dice still under the cup (without it, trying the
@@ -161,8 +176,9 @@ type roundAction struct {
 }
 
 // wholeTurn judges a whole turn: as a turn first (so its errors name the
-// roll), then as the player's part of the round, adding the implied stand.
-func wholeTurn(rs game.Ruleset, r *game.Round, player game.PlayerID, actions []game.Action, whole game.TurnInput) ([]game.Action, error) {
+// roll), then as the player's part of the round recorded by viewer, adding
+// the implied stand.
+func wholeTurn(rs game.Ruleset, r *game.Round, player, viewer game.PlayerID, actions []game.Action, whole game.TurnInput) ([]game.Action, error) {
 	if _, err := game.ValidateTurn(rs, whole); err != nil {
 		return nil, err
 	}
@@ -172,14 +188,14 @@ func wholeTurn(rs game.Ruleset, r *game.Round, player game.PlayerID, actions []g
 		}
 	}
 	for _, a := range actions {
-		if err := r.Apply(a); err != nil {
+		if err := r.ApplyAs(viewer, a); err != nil {
 			return nil, err
 		}
 	}
 	state := r.State()
 	if !state.Over && state.Turn == player && state.Next.MayStand {
 		stand := game.Action{Player: player, Kind: game.ActionStand}
-		if err := r.Apply(stand); err != nil {
+		if err := r.ApplyAs(viewer, stand); err != nil {
 			return nil, err
 		}
 		actions = append(actions, stand)

@@ -110,15 +110,11 @@ const (
 	statusSettled = "settled"
 )
 
-// liveView is a round being played as who may see it. The host records for
-// everyone (one phone at the table is a common way to play), so the host is
-// also told whose closed automatic may still be claimed, though not its dice.
+// liveView is a round being played as who may see it. The host sees what
+// the whole table sees, though it records for everyone: being told whose
+// closed automatic may still be claimed would tell it a 6-6 under the cup.
 func liveView(number int, r *game.Round, who Principal) RoundView {
-	v := roundView(number, statusPlaying, r.View(who.viewer()), nil)
-	if who.Role == RoleHost {
-		v.Claimable = r.State().Claimable
-	}
-	return v
+	return roundView(number, statusPlaying, r.View(who.viewer()), nil)
 }
 
 func roundView(number int, status string, st game.RoundState, res *game.Result) RoundView {

@@ -1,0 +1,381 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests hold tables that are the same in everything but the dice one
+// player threw under the cup, and ask each of them the same questions with
+// every token but that player's own: the host's, the auditor's and the other
+// players'. Whatever the table answers, reads and refusals alike, must be
+// the same byte for byte once what differs from table to table anyway (the
+// join code, the clock, the hashes made of them) is set aside; otherwise
+// the answer tells the asker something about the dice under the cup.
+
+// twins are tables played alike except for one player's sealed throws.
+type twins struct {
+	t      *testing.T
+	tables []*scene
+	tokens []map[string]string // each table's tokens by who holds them
+	// askers are the tokens that may not read the sealed throws.
+	askers []string
+}
+
+// newTwins makes n tables from one body, each in its own database so that
+// their ids are the same, and joins phones from each.
+func newTwins(t *testing.T, n int, body map[string]any, phones ...string) *twins {
+	t.Helper()
+	tw := &twins{t: t, askers: []string{"host", "audit"}}
+	for range n {
+		s := newScene(t, body)
+		toks := map[string]string{"host": s.tb.Host, "audit": s.tb.Audit}
+		for _, p := range phones {
+			toks[p] = s.join(p)
+		}
+		tw.tables = append(tw.tables, s)
+		tw.tokens = append(tw.tokens, toks)
+	}
+	first := tw.tables[0].tb
+	for _, s := range tw.tables[1:] {
+		// The tables must differ in nothing the normalization does not
+		// cover: the same table id and the same player ids.
+		if s.tb.ID != first.ID || fmt.Sprint(s.tb.Players) != fmt.Sprint(first.Players) {
+			t.Fatalf("the twin tables differ: %+v and %+v", first, s.tb)
+		}
+	}
+	return tw
+}
+
+// each does something at every table, the i-th table's own way.
+func (tw *twins) each(do func(i int, s *scene, tokens map[string]string)) {
+	tw.t.Helper()
+	for i, s := range tw.tables {
+		do(i, s, tw.tokens[i])
+	}
+}
+
+// ask sends the same request with the same kind of token to every table
+// (to those numbered in only, when given) and fails unless every answer is
+// the same. It returns the first table's.
+func (tw *twins) ask(what, who, method, path string, body any, only ...int) resp {
+	tw.t.Helper()
+	if only == nil {
+		for i := range tw.tables {
+			only = append(only, i)
+		}
+	}
+	var first resp
+	var firstNorm string
+	for n, i := range only {
+		s := tw.tables[i]
+		r := s.c.do(tw.t, req{method: method, path: s.tb.path("%s", path), token: tw.tokens[i][who], body: body})
+		norm := fmt.Sprintf("%d %s\n%s", r.status, r.header.Get("Content-Type"), tw.normalize(i, r.body))
+		if n == 0 {
+			first, firstNorm = r, norm
+			continue
+		}
+		switch {
+		case norm == firstNorm:
+		case method != http.MethodGet && (r.status < 400) != (first.status < 400):
+			// One table took the write and another refused it: they now
+			// differ in more than the sealed dice, so nothing after this
+			// compares.
+			tw.t.Fatalf("%s (%s %s as %s): table %d and table %d do not both take it or both refuse it, which gives the sealed dice away:\n%s\n%s",
+				what, method, path, who, only[0], i, firstNorm, norm)
+		default:
+			tw.t.Errorf("%s (%s %s as %s): table %d and table %d answer differently, which gives the sealed dice away:\n%s\n%s",
+				what, method, path, who, only[0], i, firstNorm, norm)
+		}
+	}
+	return first
+}
+
+// refusedAlike is ask for a write that every table must refuse with status
+// and, for an invalid roll, rule: a refusal alike at every table says
+// nothing of the sealed dice, and the status and rule say that the request
+// reached what it tests.
+func (tw *twins) refusedAlike(what, who, path string, body any, status int, rule string, only ...int) {
+	tw.t.Helper()
+	r := tw.ask(what, who, http.MethodPost, path, body, only...)
+	if p := r.problem(tw.t); r.status != status || p.Rule != rule {
+		tw.t.Errorf("%s (as %s): %d %s, want %d with rule %q", what, who, r.status, r.body, status, rule)
+	}
+}
+
+var (
+	// timestamps are written as RFC 3339 in JSON and in the CSV.
+	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
+	// hashes are SHA-256 in hex.
+	hexHash = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+	// a throw's event carries 128 random bits, drawn afresh for every
+	// throw whatever its dice.
+	nonce = regexp.MustCompile(`"nonce":"[0-9a-f]{32}"`)
+)
+
+// normalize sets aside what differs between the tables whatever the dice:
+// the join code, the time of each write, the random nonce of each throw's
+// event and the hashes, which cover the time and the nonce and so differ
+// too. Each is replaced by a placeholder where it stood,
+// so that whether it is shown, and where, is still compared; a hash
+// withheld (an empty string) stays empty. Whether a shown hash could be
+// recomputed from guessed dice is TestReviewSealedRollNotRecoverableFromEventHashes's
+// question.
+func (tw *twins) normalize(i int, body []byte) string {
+	out := strings.ReplaceAll(string(body), tw.tables[i].tb.Code, "<join-code>")
+	out = timestamp.ReplaceAllString(out, "<time>")
+	out = nonce.ReplaceAllString(out, `"nonce":"<nonce>"`)
+	return hexHash.ReplaceAllString(out, "<hash>")
+}
+
+// readsAlike asks every read path with every asker's token.
+func (tw *twins) readsAlike(when string) {
+	tw.t.Helper()
+	paths := []string{"", "/rounds", "/rounds/1", "/events?limit=500", "/events?after=4&limit=3", "/audit",
+		"/balances", "/ledger", "/ledger.csv", "/settle-up"}
+	for _, who := range tw.askers {
+		for _, p := range paths {
+			tw.ask(when, who, http.MethodGet, p, nil)
+		}
+		tw.streamAlike(when, who, nil)
+	}
+}
+
+// streamAlike opens every table's event stream with who's token, does
+// write (when given) and compares what the streams say up to and including
+// the first event after it: the opening sync, and then write's change.
+func (tw *twins) streamAlike(when, who string, write func()) {
+	tw.t.Helper()
+	var streams []*sse
+	for i, s := range tw.tables {
+		streams = append(streams, openSSE(tw.t, s.c.base+s.tb.path("/stream"), tw.tokens[i][who]))
+	}
+	var seen []string
+	for i, st := range streams {
+		seen = append(seen, tw.normalize(i, []byte(st.next(tw.t, "sync"))))
+	}
+	if write != nil {
+		write()
+		for i, st := range streams {
+			seen[i] += "\n" + tw.normalize(i, []byte(st.next(tw.t, "change")))
+		}
+	}
+	for _, st := range streams {
+		st.close()
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i] != seen[0] {
+			tw.t.Errorf("%s (stream as %s): table 0 and table %d announce differently:\n%s\n%s", when, who, i, seen[0], seen[i])
+		}
+	}
+}
+
+// sse is one server-sent event stream being read.
+type sse struct {
+	lines  chan string
+	cancel context.CancelFunc
+}
+
+func openSSE(t *testing.T, url, token string) *sse {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	hr, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	hr.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK {
+		cancel()
+		t.Fatalf("stream: %d", res.StatusCode)
+	}
+	s := &sse{lines: make(chan string, 64), cancel: cancel}
+	go func() {
+		defer res.Body.Close()
+		defer close(s.lines)
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+	}()
+	return s
+}
+
+// next reads up to the next event named name and returns it whole.
+func (s *sse) next(t *testing.T, name string) string {
+	t.Helper()
+	var ev []string
+	for l := range s.lines {
+		if l != "" {
+			ev = append(ev, l)
+			continue
+		}
+		if slices.Contains(ev, "event: "+name) {
+			return strings.Join(ev, "\n")
+		}
+		ev = nil
+	}
+	t.Fatalf("the stream ended before a %s event", name)
+	return ""
+}
+
+func (s *sse) close() { s.cancel() }
+
+// reroll is the body of a cargo re-roll recorded for player; a nil rethrow
+// re-rolls all of the cargo.
+func reroll(player int64, dice, rethrow []int) map[string]any {
+	body := as(player, roll(dice...))
+	if rethrow != nil {
+		body["rethrow"] = rethrow
+	}
+	return body
+}
+
+// TestSealedCargoLeaksToNoOtherToken plays a bar round at a no-overdraft
+// per-point table three times, Bob's closed re-roll showing 3-2, 6-6 (an
+// automatic he could claim) or 5-5. Until the round ends, nobody but Bob
+// may tell the tables apart: not by any read, not by the host's view (which
+// flagged the claimable 6-6), not by refusing the same bad throws for Bob
+// (whose words named the cargo, and whose rule depended on it), and not by
+// the refusal of the round's end for money a loser does not have (which
+// named the amount, made of the sealed score).
+func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
+	t.Parallel()
+	sealed := [][]int{{3, 2}, {6, 6}, {5, 5}}
+	tw := newTwins(t, len(sealed), map[string]any{"preset": "bar", "noOverdraft": true, "players": []string{"Ann", "Bob", "Cy"},
+		"options": map[string]any{"ante": 2, "payoff": "per-point", "stake": 1}}, "Ann", "Bob", "Cy")
+	tw.askers = append(tw.askers, "Ann", "Cy")
+	first := tw.tables[0]
+	ann, bob, cy := first.id("Ann"), first.id("Bob"), first.id("Cy")
+	// Everyone buys in for exactly the ante, so any per-point payment
+	// overdraws its payer.
+	for _, p := range []int64{ann, bob, cy} {
+		tw.ask("buy-in", "host", http.MethodPost, "/deposits", map[string]any{"player": p, "amount": 2})
+	}
+	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
+	tw.ask("Ann's first roll", "Ann", http.MethodPost, "/rounds/1/actions", roll(6, 5, 4, 3, 3))
+	tw.ask("Ann stands", "Ann", http.MethodPost, "/rounds/1/actions", map[string]any{"kind": "stand"})
+	tw.ask("Bob's open roll", "Bob", http.MethodPost, "/rounds/1/actions", roll(6, 5, 4, 1, 2))
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		s.act(tok["Bob"], 1, roll(sealed[i]...))
+	})
+	tw.readsAlike("Bob's cargo under the cup")
+
+	// The same bad throws and calls for Bob, sent by the host, are refused
+	// alike: naming the cargo picked up (the faces of one table's cargo,
+	// of another's, of none), too few or too many dice, a bad face or path.
+	actions := "/rounds/1/actions"
+	for _, tc := range []struct {
+		body   map[string]any
+		status int
+		rule   string
+	}{
+		{reroll(bob, []int{1, 1}, []int{3, 2}), 422, "cargo-sealed"},
+		{reroll(bob, []int{1, 1}, []int{6, 6}), 422, "cargo-sealed"},
+		{reroll(bob, []int{1, 1}, []int{4, 4}), 422, "cargo-sealed"},
+		{reroll(bob, []int{1}, []int{6}), 422, "reroll-policy"},
+		{reroll(bob, []int{1}, []int{2}), 422, "reroll-policy"},
+		{reroll(bob, []int{1, 1, 1}, []int{5, 5, 5}), 422, "reroll-policy"},
+		{reroll(bob, []int{1, 1, 1}, nil), 422, "dice-count"},
+		{reroll(bob, []int{1}, nil), 422, "dice-count"},
+		{reroll(bob, []int{7, 1}, nil), 422, "face"},
+		{as(bob, map[string]any{"kind": "roll", "dice": []int{1, 1}, "path": "1-2-3"}), 422, "bad-path"},
+		{as(bob, map[string]any{"kind": "lift-cups"}), 422, ""},
+		{as(cy, map[string]any{"kind": "stand"}), 409, ""},
+		{as(cy, roll(6, 5, 4, 3, 3)), 409, ""},
+	} {
+		tw.refusedAlike(fmt.Sprintf("%v for Bob", tc.body), "host", actions, tc.body, tc.status, tc.rule)
+	}
+	tw.refusedAlike("Ann throws out of turn", "Ann", actions, roll(6, 6), 409, "")
+	tw.refusedAlike("Ann throws for Bob", "Ann", actions, as(bob, roll(1, 1)), 403, "")
+	tw.refusedAlike("the auditor throws", "audit", actions, as(bob, roll(1, 1)), 403, "")
+	tw.refusedAlike("a whole turn for Bob", "host", "/rounds/1/turns",
+		map[string]any{"player": bob, "rolls": []any{map[string]any{"dice": []int{6, 5, 4, 1, 1}}}}, 422, "")
+	// A claim for Bob is refused alike where there is no automatic (at
+	// the 6-6 table it would be claimed, and the round would end: the
+	// claim is the lifting of the cup).
+	tw.refusedAlike("a claim for Bob", "host", actions, as(bob, map[string]any{"kind": "claim-automatic"}), 422, "", 0, 2)
+	tw.readsAlike("after the refusals")
+
+	// The host records Bob's stand: the answer is the host's view, alike
+	// at every table, though at one of them Bob may still claim.
+	tw.streamAlike("Bob stands", "host", func() {
+		tw.ask("Bob stands", "host", http.MethodPost, actions, as(bob, map[string]any{"kind": "stand"}))
+	})
+	tw.readsAlike("Bob stood")
+	tw.ask("Cy's first roll", "host", http.MethodPost, actions, as(cy, roll(6, 5, 4, 5, 6)))
+	tw.readsAlike("Cy threw")
+
+	// Cy's stand would end the round, but its per-point payments overdraw
+	// whoever lost (Ann owes 5 at two tables, 6 at the third): refused
+	// alike, since the amounts are made of Bob's sealed score.
+	tw.refusedAlike("the round's end, unpaid", "host", actions, as(cy, map[string]any{"kind": "stand"}), 422, "")
+	tw.refusedAlike("Cy's own stand, unpaid", "Cy", actions, map[string]any{"kind": "stand"}, 422, "")
+	tw.readsAlike("the round's end refused")
+
+	// With buy-ins the round ends, every cup is lifted, and the books and
+	// the audit agree at every table.
+	for _, p := range []int64{ann, bob, cy} {
+		tw.ask("buy-in", "host", http.MethodPost, "/deposits", map[string]any{"player": p, "amount": 12})
+	}
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		rd := s.act(s.tb.Host, 1, as(cy, map[string]any{"kind": "stand"}))
+		if rd.Status != "settled" {
+			t.Fatalf("table %d: round 1 did not end: %+v", i, rd)
+		}
+		openTo(t, s.round(tok["Ann"], 1), bob, sealed[i], "Ann after the round")
+		s.auditOK()
+	})
+}
+
+// TestSealedCargoRefusalsAreAlike is the "any" cargo rule with closed
+// rolls: a player may keep some cargo dice and re-roll the others, so a
+// re-roll names the dice picked up, and whether they are in the cargo
+// depends on the dice under the cup. Only the player's own phone may name
+// them; for everyone else the re-roll of the whole cargo is the same at
+// every table.
+func TestSealedCargoRefusalsAreAlike(t *testing.T) {
+	t.Parallel()
+	sealed := [][]int{{6, 3}, {6, 6}, {2, 2}}
+	tw := newTwins(t, len(sealed), map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"},
+		"options": map[string]any{"closedRolls": true, "automatic": true}}, "Ann", "Bob")
+	tw.askers = append(tw.askers, "Bob")
+	ann := tw.tables[0].id("Ann")
+	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
+	tw.ask("Ann's open roll", "Ann", http.MethodPost, "/rounds/1/actions", roll(6, 5, 4, 1, 2))
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		s.act(tok["Ann"], 1, roll(sealed[i]...))
+	})
+	tw.readsAlike("Ann's cargo under the cup")
+	actions := "/rounds/1/actions"
+	for _, tc := range []struct {
+		dice, rethrow []int
+		rule          string
+	}{
+		{[]int{1}, []int{6}, "cargo-sealed"}, {[]int{1}, []int{3}, "cargo-sealed"}, {[]int{1}, []int{2}, "cargo-sealed"},
+		{[]int{1}, []int{5}, "cargo-sealed"}, {[]int{1, 1}, []int{6, 6}, "cargo-sealed"}, {[]int{1, 1}, []int{6, 3}, "cargo-sealed"},
+		{[]int{1, 1}, []int{2, 2}, "cargo-sealed"}, {[]int{1, 1, 1}, []int{6, 3, 2}, "rethrow-not-cargo"},
+		{[]int{1}, []int{6, 6}, "dice-count"}, {[]int{1}, []int{0}, "rethrow-not-cargo"}, {[]int{7}, []int{6}, "face"},
+	} {
+		tw.refusedAlike(fmt.Sprintf("a re-roll of %v for Ann", tc.rethrow), "host", actions, reroll(ann, tc.dice, tc.rethrow), 422, tc.rule)
+	}
+	tw.refusedAlike("a claim for Ann", "host", actions, as(ann, map[string]any{"kind": "claim-automatic"}), 422, "", 0, 2)
+	tw.readsAlike("after the refusals")
+	// The whole cargo, re-rolled for Ann by the host, is recorded alike.
+	tw.streamAlike("Ann's last roll", "host", func() {
+		tw.ask("the whole cargo for Ann", "host", http.MethodPost, actions, as(ann, roll(4, 4)))
+	})
+	tw.readsAlike("Ann's turn is over")
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		s.turn(1, "Bob", []int{6, 5, 4, 2, 1})
+		s.auditOK()
+	})
+}
