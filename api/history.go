@@ -102,3 +102,15 @@ func parseHead(s string) (chain.Head, error) {
 	}
 	return chain.Head{Seq: seq, Hash: hash}, nil
 }
+
+// getReceipt serves GET /v1/tables/:tableId/receipt: the night receipt, a
+// signed file that `tallyd verify` checks offline.
+func (s *server) getReceipt(c echo.Context) error {
+	a := auth(c)
+	file, err := s.tables.Receipt(c.Request().Context(), a)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="tally-table-%d-receipt.txt"`, a.TableID))
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", file)
+}

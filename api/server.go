@@ -26,6 +26,9 @@ type Config struct {
 	// Done, when closed, ends the live streams so a graceful shutdown does
 	// not wait for phones to hang up.
 	Done <-chan struct{}
+	// HeavyLimits bound the audits, receipts and ledger exports of a token;
+	// the zero value is DefaultHeavyLimits.
+	HeavyLimits HeavyLimits
 	// StreamSync is how often live streams sync (and check their token
 	// again); 15 seconds when zero.
 	StreamSync time.Duration
@@ -45,6 +48,7 @@ type server struct {
 	done    <-chan struct{}
 	// syncEvery is how often live streams sync.
 	syncEvery time.Duration
+	heavy     HeavyLimits
 	join      *joinLimiter
 }
 
@@ -53,7 +57,7 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done, syncEvery: cfg.StreamSync,
+	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done, syncEvery: cfg.StreamSync, heavy: cfg.HeavyLimits,
 		join: newJoinLimiter(cfg.JoinLimits, cfg.Log, time.Now)}
 	if s.syncEvery <= 0 {
 		s.syncEvery = syncEvery
@@ -95,13 +99,16 @@ func (s *server) routes(e *echo.Echo) {
 	t.POST("/rounds/:number/turns", s.recordTurn)
 	t.GET("/balances", s.getBalances)
 	t.GET("/ledger", s.getLedger)
-	t.GET("/ledger.csv", s.exportLedger)
+	// The reads that cost most share a limit per token.
+	heavy := heavyLimit(s.heavy)
+	t.GET("/ledger.csv", s.exportLedger, heavy)
 	t.POST("/deposits", s.deposit)
 	t.POST("/withdrawals", s.withdraw)
 	t.GET("/settle-up", s.settleUp)
 	t.POST("/payments", s.recordPayment)
 	t.GET("/events", s.listEvents)
-	t.GET("/audit", s.auditTable)
+	t.GET("/audit", s.auditTable, heavy)
+	t.GET("/receipt", s.getReceipt, heavy)
 	t.GET("/stream", s.stream)
 
 	e.GET("/healthz", s.healthz)

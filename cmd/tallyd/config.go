@@ -45,6 +45,8 @@ Usage:
   tallyd [serve] [flags]         run the server (the default)
   tallyd migrate up|down|version [flags]
                                  manage the database schema
+  tallyd verify [--key HEX] FILE check a night receipt offline: its
+                                 signature, hash chain and books
   tallyd healthcheck [--url URL] exit 0 when the server answers /readyz
 
 Without DATABASE_URL, tallyd starts and manages its own PostgreSQL from the

@@ -33,6 +33,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
+	if cmd == "verify" {
+		return verify(args, stdout, stderr)
+	}
 	var sub []string
 	if cmd == "migrate" {
 		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -61,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "healthcheck":
 		err = healthcheck(ctx, cfg.BaseURL)
 	default:
-		fmt.Fprintf(stderr, "tallyd: unknown command %q (serve, migrate, healthcheck)\n", cmd)
+		fmt.Fprintf(stderr, "tallyd: unknown command %q (serve, migrate, verify, healthcheck)\n", cmd)
 		return 2
 	}
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 
 	"net"
 	"net/http"
@@ -43,7 +45,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	work := reachableTempDir(t)
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "TALLY="+base)
+	cmd.Env = append(os.Environ(), "TALLY="+base, "TALLYD="+bin)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("walk-through failed: %v\n%s", err, out)
@@ -69,6 +71,38 @@ func TestREADMEWalkthrough(t *testing.T) {
 		t.Fatalf("the table did not survive a restart: %v %v", err, res)
 	}
 	res.Body.Close()
+	// The secret stays in the data directory: the history's seals still
+	// check after the restart.
+	req, _ = http.NewRequest(http.MethodGet, base+"/v1/tables/"+id+"/audit?full=true", nil)
+	req.Header.Set("Authorization", "Bearer "+host)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("audit after a restart: %v %v", err, res)
+	}
+	var rep struct {
+		OK      bool `json:"ok"`
+		SealsOK bool `json:"sealsOk"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&rep)
+	res.Body.Close()
+	if err != nil || !rep.OK || !rep.SealsOK {
+		t.Fatalf("audit after a restart: %+v %v", rep, err)
+	}
+	// The receipt the walk-through checked is refused with a byte changed.
+	raw, err := os.ReadFile(filepath.Join(work, "receipt.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)/2] ^= 0x01
+	bad := filepath.Join(work, "changed.txt")
+	if err := os.WriteFile(bad, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(bin, "verify", bad).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "NOT VERIFIED") {
+		t.Fatalf("tallyd verify on a changed receipt: %v\n%s", err, out)
+	}
 }
 
 // walkthrough cuts the shell block and its printed output out of the README.

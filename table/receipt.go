@@ -1,0 +1,44 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tally-dice/tally/chain"
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/receipt"
+)
+
+// Receipt is the table's night receipt: its whole history in one file
+// signed with the server's key (package receipt), which `tallyd verify`
+// checks offline. Anyone at the table may have it, except while a throw
+// the caller may not see is still under the cup (the receipt holds every
+// throw): then it is ErrRoundPlaying, until the round is settled.
+func (s *Service) Receipt(ctx context.Context, a Auth) ([]byte, error) {
+	var (
+		events  []chain.Event
+		journal []db.JournalEntry
+	)
+	r, who, err := s.read(ctx, a, readPlan{accounts: true, round: true, history: func(b *db.Batch) {
+		b.EventList(a.TableID, &events)
+		b.JournalList(a.TableID, &journal)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.state()
+	if err != nil {
+		return nil, err
+	}
+	sealed, err := st.sealedEvents(who)
+	if err != nil {
+		return nil, err
+	}
+	if len(sealed) > 0 {
+		return nil, fmt.Errorf("%w: round %d has throws still under the cup, and a receipt holds every throw; download it once the round is settled",
+			ErrRoundPlaying, st.last.row.Number)
+	}
+	rc := receipt.Build(r.row, events, journal, r.Accounts, s.keys.PublicKey(), time.Now())
+	return receipt.Sign(rc, s.keys.Sign)
+}
