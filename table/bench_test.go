@@ -43,3 +43,44 @@ func BenchmarkRequest(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAudit audits a long night (300 bar rounds of four players):
+// "full" replays every round each time, as every audit did before
+// checkpoints; "again" is the second audit of an unchanged table, which a
+// sealed checkpoint lets skip the replay.
+func BenchmarkAudit(b *testing.B) {
+	f := newFixture(b, NewTable{Preset: "bar", Players: []string{"Ann", "Bob", "Cy", "Dee"}})
+	dice := [][]int{{6, 5, 4, 3, 2}, {6, 5, 4, 2, 1}, {6, 5, 4, 3, 3}, {6, 5, 4, 1, 1}}
+	for round := 0; round < 300; round++ {
+		r, err := f.svc.StartRound(f.ctx, f.host, Key{}, StartRoundInput{})
+		noErr(b, err)
+		rd := r.Value.(RoundView)
+		for i := 0; rd.Status == statusPlaying; i++ {
+			r, err = f.svc.SubmitTurn(f.ctx, f.host, Key{}, rd.Number, TurnInput{Player: rd.Turn,
+				Rolls: []game.Roll{{Dice: dice[(i+round)%len(dice)]}}})
+			noErr(b, err)
+			rd = r.Value.(RoundView)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		q    AuditQuery
+	}{{"full", AuditQuery{Full: true}}, {"again", AuditQuery{}}} {
+		b.Run(c.name, func(b *testing.B) {
+			rep, err := f.svc.Audit(f.ctx, f.host, c.q) // leaves the checkpoint
+			if err != nil || !rep.OK {
+				b.Fatalf("%+v %v", rep, err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				rep, err = f.svc.Audit(f.ctx, f.host, c.q)
+				if err != nil || !rep.OK {
+					b.Fatalf("%+v %v", rep, err)
+				}
+			}
+			b.ReportMetric(float64(rep.Replayed), "rounds-replayed")
+			b.ReportMetric(float64(rep.Events), "events")
+		})
+	}
+}
