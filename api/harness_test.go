@@ -242,6 +242,7 @@ type auditReport struct {
 	BalancesOK bool     `json:"balancesOk"`
 	WitnessOK  bool     `json:"witnessOk"`
 	Replayed   int      `json:"replayed"`
+	Unchanged  bool     `json:"unchanged"`
 	Problems   []string `json:"problems"`
 	Rounds     []struct {
 		Number int    `json:"number"`

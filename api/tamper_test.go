@@ -313,3 +313,32 @@ func rehash(t *testing.T, s *scene, edit func([]chain.Event) []chain.Event) {
 	stmts = append(stmts, fmt.Sprintf(`UPDATE tables SET event_hash = '\x%x' WHERE id = $1`, prev))
 	tamper(t, s, stmts)
 }
+
+// TestAnAuditOfAnUnchangedTableReadsNothingAgain: the audit after one that
+// found everything in order answers from its sealed checkpoint; a write
+// since, or full=true, makes the next one check again, replaying only the
+// rounds played since.
+func TestAnAuditOfAnUnchangedTableReadsNothingAgain(t *testing.T) {
+	t.Parallel()
+	s := playedScene(t) // one round played and audited
+	if rep := s.audit(); !rep.OK || !rep.Unchanged || rep.Replayed != 0 || rep.Events == 0 || len(rep.Rounds) != 1 {
+		t.Fatalf("the second audit of an unchanged table: %+v", rep)
+	}
+	s.start(nil)
+	s.turn(2, "Bob", []int{6, 5, 4, 6, 6})
+	s.turn(2, "Ann", []int{6, 5, 4, 1, 1})
+	if rep := s.audit(); !rep.OK || rep.Unchanged || rep.Replayed != 1 || len(rep.Rounds) != 2 {
+		t.Fatalf("the audit after round 2: %+v, want round 2 alone replayed", rep)
+	}
+	if rep := s.audit("full=true"); !rep.OK || rep.Unchanged || rep.Replayed != 2 {
+		t.Fatalf("a full audit: %+v, want both rounds replayed", rep)
+	}
+	if rep := s.audit(); !rep.OK || !rep.Unchanged {
+		t.Fatalf("the audit after a full one: %+v", rep)
+	}
+	// A checkpoint forged or edited as superuser does not stand.
+	tamper(t, s, []string{`UPDATE audit_checkpoints SET report = convert_to('{"ok":true}', 'UTF8') WHERE table_id = $1`})
+	if rep := s.audit(); !rep.OK || rep.Unchanged || rep.Replayed != 2 {
+		t.Fatalf("the audit after its checkpoint was edited: %+v, want every round replayed from the rows", rep)
+	}
+}

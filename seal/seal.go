@@ -100,9 +100,11 @@ func (k *Keys) Head(tableID, seq int64, hash []byte) []byte {
 
 // Checkpoint is the seal of an audit checkpoint: the history up to event
 // seq (hash) verified, rounds up to round replayed from stored rows whose
-// digest is rows, leaving the game in state.
-func (k *Keys) Checkpoint(tableID, seq int64, hash []byte, round int, rows, state []byte) []byte {
-	return k.mac("checkpoint", tableID, seq, hash, binary.BigEndian.AppendUint32(nil, uint32(round)), rows, state)
+// digest is rows, leaving the game in state; every row of the table as
+// read digesting to digest, and the audit's report.
+func (k *Keys) Checkpoint(tableID, seq int64, hash []byte, round int, rows, state, digest, report []byte) []byte {
+	return k.mac("checkpoint", tableID, seq, hash, binary.BigEndian.AppendUint32(nil, uint32(round)), rows, state,
+		digest, report)
 }
 
 // Valid reports whether seal is the one want computes, in constant time.

@@ -26,7 +26,7 @@ func TestKeysAreDerivedFromTheSecretAlone(t *testing.T) {
 		"another seq":    a.Event(1, 3, hash),
 		"another hash":   a.Event(1, 2, bytes.Repeat([]byte{2}, 32)),
 		"a head's seal":  a.Head(1, 2, hash),
-		"a checkpoint":   a.Checkpoint(1, 2, hash, 0, hash, nil),
+		"a checkpoint":   a.Checkpoint(1, 2, hash, 0, hash, nil, nil, nil),
 	} {
 		if Valid(s, a.Event(1, 2, hash)) {
 			t.Errorf("%s passes for event 2 of table 1", name)

@@ -42,8 +42,13 @@ type AuditReport struct {
 	// Replayed is how many rounds this audit replayed through the engine;
 	// the others were replayed by an earlier audit whose sealed checkpoint
 	// vouches that their stored rows have not changed since.
-	Replayed int      `json:"replayed"`
-	Problems []string `json:"problems"`
+	Replayed int `json:"replayed"`
+	// Unchanged says nothing stored has changed since an earlier audit
+	// that found everything in order (the database's digest of every row
+	// of the table is the one its sealed checkpoint names): its findings
+	// stand, and nothing was read or replayed again.
+	Unchanged bool     `json:"unchanged"`
+	Problems  []string `json:"problems"`
 }
 
 // HeadView is a chain head as phones keep it: the last event's sequence
@@ -98,17 +103,29 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 		turns   []db.Turn
 		journal []db.JournalEntry
 		cp      db.Checkpoint
+		digest  []byte
+		fast    bool
 	)
-	now, _, err := s.read(ctx, a, readPlan{accounts: true, history: func(b *db.Batch) {
-		b.EventList(a.TableID, &events)
-		b.RoundList(a.TableID, &rounds)
-		b.ActionListByTable(a.TableID, &actions)
-		b.TurnListByTable(a.TableID, &turns)
-		b.JournalList(a.TableID, &journal)
-		b.CheckpointGet(a.TableID, &cp)
-	}})
+	now, _, err := s.read(ctx, a, readPlan{accounts: true,
+		history: func(b *db.Batch) {
+			b.CheckpointGet(a.TableID, &cp)
+			b.CheckpointDigest(a.TableID, &digest)
+		},
+		then: func(b *db.Batch) {
+			if fast = !q.Full && s.checkpointStands(a.TableID, cp, digest, q.Witnessed); fast {
+				return
+			}
+			b.EventList(a.TableID, &events)
+			b.RoundList(a.TableID, &rounds)
+			b.ActionListByTable(a.TableID, &actions)
+			b.TurnListByTable(a.TableID, &turns)
+			b.JournalList(a.TableID, &journal)
+		}})
 	if err != nil {
 		return AuditReport{}, err
+	}
+	if fast {
+		return unchangedReport(cp, q.Witnessed)
 	}
 	au := &audit{keys: s.keys, row: now.row, events: events}
 	au.chain()
@@ -116,16 +133,80 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	au.witness(q.Witnessed)
 	au.money(journal, now.Accounts)
 	st := &tableState{row: now.row, players: now.Players, accounts: now.Accounts}
-	next := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
+	resume := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
 	rep := au.report()
-	if rep.OK && next != nil {
-		b := db.NewBatch(ctx)
-		b.CheckpointPut(*next)
-		if err := b.Send(s.pool); err != nil {
-			s.log.Warn("keeping an audit checkpoint", "table", a.TableID, "err", err)
-		}
+	if rep.OK {
+		s.keepCheckpoint(ctx, au.row, rep, resume, cp, digest)
 	}
 	return rep, nil
+}
+
+// checkpointStands says whether the table's checkpoint is this server's
+// and nothing stored has changed since (the database's digest of every row
+// is the one it names), and every witnessed head is its head.
+func (s *Service) checkpointStands(tableID int64, cp db.Checkpoint, digest []byte, witnessed []chain.Head) bool {
+	if len(cp.Seal) == 0 || string(cp.Digest) != string(digest) ||
+		!seal.Valid(cp.Seal, s.keys.Checkpoint(tableID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State, cp.Digest, cp.Report)) {
+		return false
+	}
+	for _, w := range witnessed {
+		if w.Seq != cp.Seq || string(w.Hash) != string(cp.Hash) {
+			return false // checked against the events themselves
+		}
+	}
+	return true
+}
+
+// unchangedReport is the report of an audit whose checkpoint stands: the
+// earlier audit's, with the witnessed heads (each the head) checked.
+func unchangedReport(cp db.Checkpoint, witnessed []chain.Head) (AuditReport, error) {
+	var rep AuditReport
+	if err := json.Unmarshal(cp.Report, &rep); err != nil {
+		return AuditReport{}, fmt.Errorf("audit checkpoint of table %d: %w", cp.TableID, err)
+	}
+	rep.Replayed, rep.Unchanged, rep.Witnessed = 0, true, []WitnessCheck{}
+	for _, w := range witnessed {
+		rep.Witnessed = append(rep.Witnessed, WitnessCheck{Seq: w.Seq, Hash: hex.EncodeToString(w.Hash), OK: true})
+	}
+	return rep, nil
+}
+
+// keepCheckpoint stores what an audit that found everything in order
+// vouches for: the digest of the rows it read and its report, and where its
+// replay got to (or, when it replayed nothing new, where the last
+// checkpoint's did).
+func (s *Service) keepCheckpoint(ctx context.Context, row db.Table, rep AuditReport, resume *replayed, old db.Checkpoint, digest []byte) {
+	rep.Witnessed, rep.Replayed = []WitnessCheck{}, 0
+	report, err := json.Marshal(rep)
+	if err != nil {
+		return
+	}
+	cp := db.Checkpoint{TableID: row.ID, Seq: row.Head.Seq, Hash: row.Head.Hash, Rows: make([]byte, sha256.Size),
+		State: []byte("null"), Digest: digest, Report: report}
+	switch {
+	case resume != nil:
+		cp.Round, cp.Rows, cp.State = resume.round, resume.rows, resume.state
+	case old.Round > 0:
+		cp.Round, cp.Rows, cp.State = old.Round, old.Rows, old.State
+	}
+	if len(cp.Hash) == 0 {
+		cp.Hash = chain.Genesis
+	}
+	cp.Seal = s.keys.Checkpoint(row.ID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State, cp.Digest, cp.Report)
+	b := db.NewBatch(ctx)
+	b.CheckpointPut(cp)
+	if err := b.Send(s.pool); err != nil {
+		s.log.Warn("keeping an audit checkpoint", "table", row.ID, "err", err)
+	}
+}
+
+// replayed is how far an audit's replay got: the last settled round it
+// replayed, the digest of the rows of the rounds up to it, and the game's
+// state after it.
+type replayed struct {
+	round int
+	rows  []byte
+	state []byte
 }
 
 // audit is one audit in progress.
@@ -228,9 +309,10 @@ func (au *audit) money(journal []db.JournalEntry, accounts []db.Account) {
 }
 
 // rounds replays the rounds (from a valid checkpoint, unless full) and
-// checks each; it returns the checkpoint to keep when everything replays.
+// checks each; it returns how far it got when everything replays and a
+// round was settled since the checkpoint.
 func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, turns []db.Turn,
-	journal []db.JournalEntry, cp db.Checkpoint, full bool) *db.Checkpoint {
+	journal []db.JournalEntry, cp db.Checkpoint, full bool) *replayed {
 	au.rep.Rounds = []RoundAudit{}
 	from := 0
 	if !full && au.checkpointHolds(cp, rounds, actions, turns) {
@@ -299,10 +381,7 @@ func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, 
 			upto = append(upto, r)
 		}
 	}
-	digest := rowsDigest(upto, actions, turns)
-	h := au.row.Head
-	return &db.Checkpoint{TableID: au.row.ID, Seq: h.Seq, Hash: h.Hash, Round: settled, Rows: digest, State: state,
-		Seal: au.keys.Checkpoint(au.row.ID, h.Seq, h.Hash, settled, digest, state)}
+	return &replayed{round: settled, rows: rowsDigest(upto, actions, turns), state: state}
 }
 
 // checkpointHolds says whether cp is this server's, is of this history,
@@ -310,7 +389,7 @@ func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, 
 func (au *audit) checkpointHolds(cp db.Checkpoint, rounds []db.Round, actions []db.Action, turns []db.Turn) bool {
 	if cp.Round < 1 || cp.Round > len(rounds) || rounds[cp.Round-1].Number != cp.Round ||
 		cp.Seq < 1 || cp.Seq > int64(len(au.events)) || string(au.events[cp.Seq-1].Hash) != string(cp.Hash) ||
-		!seal.Valid(cp.Seal, au.keys.Checkpoint(au.row.ID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State)) {
+		!seal.Valid(cp.Seal, au.keys.Checkpoint(au.row.ID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State, cp.Digest, cp.Report)) {
 		return false
 	}
 	return string(rowsDigest(rounds[:cp.Round], actions, turns)) == string(cp.Rows)

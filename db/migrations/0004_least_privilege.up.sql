@@ -63,14 +63,20 @@ BEGIN
 END
 $$;
 
--- An audit checkpoint: the table's history up to event seq (whose hash it
--- names) was verified, and its rounds up to round replayed through the
--- engine. rows is the SHA-256 of those rounds' stored rows (rounds,
--- actions, turns) as they were then, and state the game's state after them
--- (the engine's GameState as JSON, kept as bytes): a later audit finding
--- the same rows resumes the replay from state. seal (under the key outside
--- the database) covers all of it, so a checkpoint cannot be forged to skip
--- the replay of rewritten rounds.
+-- An audit checkpoint, left by an audit that found everything in order:
+--   - digest is the SHA-256 of every stored row of the table as that audit
+--     read it (its events, journal, postings, accounts, rounds, actions,
+--     turns and its row's head), computed by the database (CheckpointDigest);
+--     report is the audit's report. A later audit finding the same digest
+--     answers with that report, reading and replaying nothing;
+--   - the history up to event seq (whose hash it names) was verified, and
+--     its rounds up to round replayed through the engine. rows is the
+--     SHA-256 of those rounds' stored rows (rounds, actions, turns), and
+--     state the game's state after them (the engine's GameState as JSON,
+--     kept as bytes): a later audit finding the same rows resumes the
+--     replay from state.
+-- seal (under the key outside the database) covers all of it, so a
+-- checkpoint cannot be forged to skip the checks of rewritten rows.
 CREATE TABLE audit_checkpoints (
     table_id   bigint      PRIMARY KEY,
     seq        bigint      NOT NULL CHECK (seq >= 0),
@@ -78,6 +84,8 @@ CREATE TABLE audit_checkpoints (
     round      int         NOT NULL CHECK (round >= 0),
     rows       bytea       NOT NULL CHECK (length(rows) = 32),
     state      bytea       NOT NULL,
+    digest     bytea       NOT NULL CHECK (length(digest) = 32),
+    report     bytea       NOT NULL,
     seal       bytea       NOT NULL CHECK (length(seal) = 32),
     created_at timestamptz NOT NULL DEFAULT now()
 );

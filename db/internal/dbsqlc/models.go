@@ -25,6 +25,8 @@ type AuditCheckpoint struct {
 	Round     int32
 	Rows      []byte
 	State     []byte
+	Digest    []byte
+	Report    []byte
 	Seal      []byte
 	CreatedAt time.Time
 }
