@@ -76,6 +76,10 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 // server, makes the runtime role tallyd serves as.
 func (d *database) migrate(ctx context.Context) (uint, error) {
 	version, err := db.Migrate(ctx, d.owner, "up")
+	// golang-migrate keeps PostgreSQL's error as text: insufficient_privilege.
+	if err != nil && strings.Contains(err.Error(), "SQLSTATE 42501") {
+		return version, fmt.Errorf("%w\nmigrations run as the schema's owner: set --migrate-database-url (TALLY_MIGRATE_DATABASE_URL) to its connection, or run `tallyd migrate up --database-url <owner's>` first", err)
+	}
 	if err != nil || !d.managed {
 		return version, err
 	}

@@ -109,6 +109,9 @@ GRANT UPDATE (event_seq, event_hash, head_seal, rounds, status, closed_at) ON ta
 GRANT UPDATE (token_hash, claimed_at, left_at) ON players TO tally_runtime;
 GRANT UPDATE (status, settled_at) ON rounds TO tally_runtime;
 GRANT SELECT ON journal_transactions, postings TO tally_runtime;
+-- Reading the schema's version lets tallyd, serving as the runtime role,
+-- start when there is nothing to migrate.
+GRANT SELECT ON schema_migrations TO tally_runtime;
 GRANT SELECT, INSERT, UPDATE, DELETE ON idempotency_keys, audit_checkpoints TO tally_runtime;
 GRANT EXECUTE ON FUNCTION tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[]),
     tally_seal_events(bigint, bigint[], bytea[]), tally_expect(bigint, bigint, text) TO tally_runtime;
