@@ -42,6 +42,18 @@ func TestComposeFile(t *testing.T) {
 	if tallyd.Build != "." || !strings.Contains(tallyd.Environment["DATABASE_URL"], "@db:5432/") {
 		t.Errorf("tallyd service must build here and use the db service: %+v", tallyd)
 	}
+	// Least privilege: served as the runtime role the init script makes,
+	// migrated as the database's owner, with the secret on a volume.
+	roles, err := os.ReadFile("../../db/compose-roles.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(tallyd.Environment["DATABASE_URL"], "postgres://tally_app:") ||
+		!strings.Contains(string(roles), "CREATE ROLE tally_app LOGIN PASSWORD 'tally_app' IN ROLE tally_runtime") ||
+		!strings.HasPrefix(tallyd.Environment["TALLY_MIGRATE_DATABASE_URL"], "postgres://"+db.Environment["POSTGRES_USER"]+":") ||
+		!strings.HasPrefix(tallyd.Environment["TALLY_SECRET_FILE"], "/home/nonroot/") {
+		t.Errorf("tallyd must serve as tally_app, migrate as the owner and keep its secret on its volume: %+v", tallyd.Environment)
+	}
 	if tallyd.DependsOn["db"].Condition != "service_healthy" {
 		t.Errorf("tallyd must wait for a healthy database: %+v", tallyd.DependsOn)
 	}
