@@ -195,7 +195,14 @@ func (t *benchTable) post(ctx context.Context, path string, body, out any) ([]by
 	}
 	req.Header.Set("Content-Type", "application/json")
 	t.keyN++
-	req.Header.Set("Idempotency-Key", fmt.Sprintf("%s-%d", t.tag, t.keyN))
+	key := fmt.Sprintf("%s-%d", t.tag, t.keyN)
+	if t.host == "" {
+		// Making a table needs a key of 128 random bits.
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		key = hex.EncodeToString(b)
+	}
+	req.Header.Set("Idempotency-Key", key)
 	if t.host != "" {
 		req.Header.Set("Authorization", "Bearer "+t.host)
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/tally-dice/tally/db"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +26,7 @@ type env struct {
 	pgbenchDSN string
 	server     *pgserver.Server
 	tallyd     *exec.Cmd
+	secrets    string // tallyd's secret's directory, removed on close
 }
 
 // setUp starts the servers (--tallyd) or finds them (--url).
@@ -52,7 +55,31 @@ func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
 		return nil, err
 	}
 	e.url = "http://127.0.0.1:" + strconv.Itoa(port)
-	args := []string{"--addr", "127.0.0.1:" + strconv.Itoa(port), "--database-url", srv.DSNFor("tally"), "--log-level", "warn"}
+	// tallyd serves as the runtime role and migrates as the owner, as it
+	// should in production: the role exists once the migrations made its
+	// group.
+	owner := srv.DSNFor("tally")
+	if _, err := db.Migrate(ctx, owner, "up"); err != nil {
+		e.close()
+		return nil, err
+	}
+	if err := db.EnsureRuntimeLogin(ctx, owner, "tally_bench", ""); err != nil {
+		e.close()
+		return nil, err
+	}
+	runtime, err := pgserver.WithUser(owner, "tally_bench", "")
+	if err != nil {
+		e.close()
+		return nil, err
+	}
+	secrets, err := os.MkdirTemp("", "tallybench-secret-")
+	if err != nil {
+		e.close()
+		return nil, err
+	}
+	e.secrets = secrets
+	args := []string{"--addr", "127.0.0.1:" + strconv.Itoa(port), "--database-url", runtime, "--migrate-database-url", owner,
+		"--secret-file", filepath.Join(secrets, "secret.key"), "--log-level", "warn"}
 	if c.MaxConns > 0 {
 		args = append(args, "--db-max-conns", strconv.Itoa(c.MaxConns))
 	}
@@ -77,6 +104,9 @@ func (e *env) close() {
 	if e.tallyd != nil && e.tallyd.Process != nil {
 		_ = e.tallyd.Process.Signal(syscall.SIGTERM)
 		_ = e.tallyd.Wait()
+	}
+	if e.secrets != "" {
+		_ = os.RemoveAll(e.secrets)
 	}
 	if e.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -96,7 +96,7 @@ func warnOverreach(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) {
 	}
 	for _, p := range problems {
 		log.Error("LEAST PRIVILEGE: "+p+": serve as a role that is only a member of "+db.RuntimeGroup+
-			" and migrate with --migrate-database-url (README, Database roles)", "role_problem", p)
+			" and migrate with --migrate-database-url (README: Books nobody can quietly rewrite)", "role_problem", p)
 	}
 }
 
