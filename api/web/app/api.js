@@ -1,7 +1,11 @@
 // api.js is the app's only door to Tally: the public HTTP API with bearer
 // tokens. Every write carries an Idempotency-Key made once per intended
 // action and reused on every retry, so a double tap or a retry after a
-// dropped connection can never record a roll twice.
+// dropped connection can never record a roll twice. Every answer that
+// names the table's chain head (Tally-Head, after a write) is kept on the
+// phone as a head it witnessed.
+
+import { sawHead } from './store.js';
 
 /** Problem is a refusal from the API (application/problem+json). */
 export class Problem extends Error {
@@ -93,8 +97,16 @@ export async function send(req, attempts = 7) {
       continue;
     }
     tell(true);
+    witness(req.path, res);
     return parse(res);
   }
+}
+
+// witness keeps the chain head a write's answer names for its table.
+function witness(path, res) {
+  const head = res.headers.get('Tally-Head');
+  const m = /^\/v1\/tables\/(\d+)(\/|$)/.exec(path);
+  if (head && m) sawHead(Number(m[1]), head);
 }
 
 // once makes one attempt with a timeout, so a hung request on bad wifi is
