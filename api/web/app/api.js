@@ -75,7 +75,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * (503: the database is not answering) with backoff and the same
  * Idempotency-Key. A retry that reaches the server while the first attempt is
  * still being written waits for it there and gets its answer.
- * It resolves to the parsed JSON body and rejects with Problem or Offline.
+ * It resolves to the parsed JSON body (for req.file, the file: see
+ * download) and rejects with Problem or Offline.
  */
 export async function send(req, attempts = 7) {
   for (let i = 0; ; i++) {
@@ -98,8 +99,17 @@ export async function send(req, attempts = 7) {
     }
     tell(true);
     witness(req.path, res);
-    return parse(res);
+    return req.file ? file(res) : parse(res);
   }
+}
+
+/**
+ * download reads a file the API offers as an attachment (the night
+ * receipt), retrying like send. It resolves to {blob, name}, the name the
+ * server suggests, and rejects with Problem or Offline.
+ */
+export function download(path, token) {
+  return send({ method: 'GET', path, token, file: true });
 }
 
 // witness keeps the chain head a write's answer names for its table.
@@ -112,7 +122,7 @@ function witness(path, res) {
 // once makes one attempt with a timeout, so a hung request on bad wifi is
 // retried rather than waited on forever.
 async function once(req) {
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: req.file ? 'text/plain, application/problem+json' : 'application/json' };
   if (req.token) headers.Authorization = 'Bearer ' + req.token;
   if (req.key) headers['Idempotency-Key'] = req.key;
   let body;
@@ -127,6 +137,14 @@ async function once(req) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// file reads an attachment, or the problem that refused it.
+async function file(res) {
+  if (!res.ok) return parse(res);
+  const disposition = res.headers.get('Content-Disposition') || '';
+  const m = /filename="([^"]+)"/.exec(disposition);
+  return { blob: await res.blob(), name: m ? m[1] : 'download.txt' };
 }
 
 async function parse(res) {
