@@ -9,8 +9,9 @@
 // server-sent event stream open and refetches on every change; play.js,
 // start.js, money.js, history.js and invite.js are the tabs; the header with
 // the pot, the point and the hammer stays on every tab. host.js holds the
-// host's money actions (buy-ins, cash-outs, closing the table) and seats.js
-// the seat changes (seating a latecomer, leaving).
+// host's money actions (buy-ins, cash-outs, closing the table), seats.js
+// the seat changes (seating a latecomer, leaving) and audit.js the History
+// tab's audit, its alarm and the night receipt.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
@@ -81,6 +82,18 @@
 //     code on Invite, cash-outs only, and "closed" on the home screen.
 //   - A table the server no longer knows (404) or whose token it no longer
 //     takes (401) can be removed from the phone's list.
+//   - Witnessed heads: the phone keeps, per table in its localStorage entry,
+//     the latest chain head it saw ("SEQ:HASH", the highest sequence number
+//     wins; a later head of the same event does not replace the first) from
+//     every answer carrying Tally-Head and every sync and change of the live
+//     stream, and sends it with the audit (?witness=). An audit that is not
+//     ok, or whose history no longer holds that head, puts a red alarm
+//     (data-testid audit-alarm) at the top of the History tab, in plain
+//     words. The audit is asked as often as before: once per settled round
+//     or closing, with the head kept at that moment.
+//   - Night receipt: any phone downloads it from the History tab with its
+//     token (saved as a file under the server's name for it); while a throw
+//     it may not see is under the cup, the server's reason is shown instead.
 //   - Who may press what: the host's phone records for whoever's turn it is;
 //     a player's phone only for its own turns and its own claims; the audit
 //     token reads only. The advisor is shown only on the phone that records

@@ -1,7 +1,11 @@
 // api.js is the app's only door to Tally: the public HTTP API with bearer
 // tokens. Every write carries an Idempotency-Key made once per intended
 // action and reused on every retry, so a double tap or a retry after a
-// dropped connection can never record a roll twice.
+// dropped connection can never record a roll twice. Every answer that
+// names the table's chain head (Tally-Head, after a write) is kept on the
+// phone as a head it witnessed.
+
+import { sawHead } from './store.js';
 
 /** Problem is a refusal from the API (application/problem+json). */
 export class Problem extends Error {
@@ -71,7 +75,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * (503: the database is not answering) with backoff and the same
  * Idempotency-Key. A retry that reaches the server while the first attempt is
  * still being written waits for it there and gets its answer.
- * It resolves to the parsed JSON body and rejects with Problem or Offline.
+ * It resolves to the parsed JSON body (for req.file, the file: see
+ * download) and rejects with Problem or Offline.
  */
 export async function send(req, attempts = 7) {
   for (let i = 0; ; i++) {
@@ -93,14 +98,31 @@ export async function send(req, attempts = 7) {
       continue;
     }
     tell(true);
-    return parse(res);
+    witness(req.path, res);
+    return req.file ? file(res) : parse(res);
   }
+}
+
+/**
+ * download reads a file the API offers as an attachment (the night
+ * receipt), retrying like send. It resolves to {blob, name}, the name the
+ * server suggests, and rejects with Problem or Offline.
+ */
+export function download(path, token) {
+  return send({ method: 'GET', path, token, file: true });
+}
+
+// witness keeps the chain head a write's answer names for its table.
+function witness(path, res) {
+  const head = res.headers.get('Tally-Head');
+  const m = /^\/v1\/tables\/(\d+)(\/|$)/.exec(path);
+  if (head && m) sawHead(Number(m[1]), head);
 }
 
 // once makes one attempt with a timeout, so a hung request on bad wifi is
 // retried rather than waited on forever.
 async function once(req) {
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: req.file ? 'text/plain, application/problem+json' : 'application/json' };
   if (req.token) headers.Authorization = 'Bearer ' + req.token;
   if (req.key) headers['Idempotency-Key'] = req.key;
   let body;
@@ -115,6 +137,14 @@ async function once(req) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// file reads an attachment, or the problem that refused it.
+async function file(res) {
+  if (!res.ok) return parse(res);
+  const disposition = res.headers.get('Content-Disposition') || '';
+  const m = /filename="([^"]+)"/.exec(disposition);
+  return { blob: await res.blob(), name: m ? m[1] : 'download.txt' };
 }
 
 async function parse(res) {

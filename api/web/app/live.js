@@ -1,7 +1,10 @@
 // live.js keeps a table's server-sent event stream open. On every "change"
 // (and on a "sync" that shows something was missed, which is also what a
 // reconnect sends first) it asks the page to refetch: each phone then reads
-// its own view, so sealed rolls stay sealed.
+// its own view, so sealed rolls stay sealed. Each event names the table's
+// chain head, which the phone keeps as one it witnessed.
+
+import { sawHead } from './store.js';
 
 /**
  * watch streams table `id` with `token` and calls refresh() when the table
@@ -23,11 +26,11 @@ export function watch(id, token, refresh, status) {
       status(true);
     });
     es.addEventListener('change', (ev) => {
-      lastSeq = seqOf(ev, lastSeq);
+      lastSeq = seqOf(id, ev, lastSeq);
       refresh();
     });
     es.addEventListener('sync', (ev) => {
-      const seq = seqOf(ev, lastSeq);
+      const seq = seqOf(id, ev, lastSeq);
       if (seq !== lastSeq) {
         lastSeq = seq;
         refresh();
@@ -60,10 +63,14 @@ export function watch(id, token, refresh, status) {
   };
 }
 
-function seqOf(ev, fallback) {
+// seqOf reads the sequence number an event names and keeps its head.
+function seqOf(id, ev, fallback) {
+  let data;
   try {
-    return JSON.parse(ev.data).seq;
+    data = JSON.parse(ev.data);
   } catch {
     return fallback;
   }
+  sawHead(id, `${data.seq}:${data.hash}`);
+  return data.seq;
 }

@@ -1,5 +1,7 @@
 // store.js keeps each table's tokens in localStorage, so a reload (or a
-// phone that slept through a round) resumes where it was.
+// phone that slept through a round) resumes where it was, and the latest
+// chain head the phone saw of each table, which the audit is asked to find
+// in the history.
 
 const KEY = 'tally.tables';
 
@@ -33,4 +35,35 @@ export function forget(id) {
   const all = JSON.parse(localStorage.getItem(KEY) || '{}');
   delete all[id];
   localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+// HEAD is a chain head as the server writes it: "SEQ:HASH", the last
+// event's sequence number and its SHA-256 in hex.
+const HEAD = /^([1-9][0-9]{0,15}):([0-9a-f]{64})$/;
+
+/**
+ * sawHead keeps a head this phone saw of a table (from a write's Tally-Head
+ * or the live stream) if it is later than the one kept. A head of an event
+ * already kept does not replace it: the first one seen is what the audit
+ * is asked to find. Only tables this phone holds a token for keep heads.
+ */
+export function sawHead(id, text) {
+  const m = HEAD.exec(text || '');
+  if (!m) return;
+  try {
+    const all = JSON.parse(localStorage.getItem(KEY) || '{}');
+    const entry = all[id];
+    const seq = Number(m[1]);
+    if (!entry || !entry.token || (entry.head && entry.head.seq >= seq)) return;
+    entry.head = { seq, hash: m[2] };
+    localStorage.setItem(KEY, JSON.stringify(all));
+  } catch {
+    // Storage full or switched off: the phone plays on without a witness.
+  }
+}
+
+/** head is the latest head this phone saw of a table, "SEQ:HASH", or ''. */
+export function head(id) {
+  const t = table(id);
+  return t && t.head ? `${t.head.seq}:${t.head.hash}` : '';
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/api"
 	"github.com/tally-dice/tally/db/dbtest"
 	"github.com/tally-dice/tally/seal"
@@ -45,25 +46,32 @@ func chromiumPath(t *testing.T) string {
 }
 
 // server is the real API on a fresh database, behind a switch that can cut
-// the network the way bar wifi does.
+// the network the way bar wifi does. It keeps the database and the
+// server's keys, for tests that tamper with history as someone holding
+// both would.
 type server struct {
 	*httptest.Server
-	api http.Handler
+	api      http.Handler
+	pool     *pgxpool.Pool
+	sealKeys *seal.Keys
 
 	down atomic.Bool  // every request fails as if the wifi dropped
 	lose atomic.Int32 // the next n actions are recorded but their answers lost
 
 	mu      sync.Mutex
 	streams map[*http.Request]context.CancelFunc
-	keys    map[string]int // Idempotency-Keys of POST .../actions and how often each arrived
+	keys    map[string]int  // Idempotency-Keys of POST .../actions and how often each arrived
+	audits  []string        // the query of every GET .../audit, in order
+	muted   map[string]bool // tokens whose live stream is refused
 }
 
 // startServer serves api.New on a test server until the test ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
 	done := make(chan struct{})
-	s := &server{api: api.New(api.Config{Tables: table.New(dbtest.Pool(t), seal.Random(), nil), Done: done}),
-		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}}
+	pool, sealKeys := dbtest.Pool(t), seal.Random()
+	s := &server{api: api.New(api.Config{Tables: table.New(pool, sealKeys, nil), Done: done}), pool: pool, sealKeys: sealKeys,
+		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}, muted: map[string]bool{}}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(s.Close)
 	// Cleanups run last-in first-out: the live streams end before Close
@@ -88,7 +96,19 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if strings.HasSuffix(r.URL.Path, "/audit") {
+		s.mu.Lock()
+		s.audits = append(s.audits, r.URL.RawQuery)
+		s.mu.Unlock()
+	}
 	if strings.HasSuffix(r.URL.Path, "/stream") {
+		s.mu.Lock()
+		muted := s.muted[r.URL.Query().Get("access_token")]
+		s.mu.Unlock()
+		if muted {
+			http.Error(w, "this phone's stream is off for the test", http.StatusServiceUnavailable)
+			return
+		}
 		ctx, cancel := context.WithCancel(r.Context())
 		r = r.WithContext(ctx)
 		s.mu.Lock()
@@ -115,6 +135,21 @@ func (s *server) setDown(down bool) {
 	for _, cancel := range s.streams {
 		cancel()
 	}
+}
+
+// mute refuses the live stream to a token, so that what its phone learns
+// comes only from the answers to its own requests.
+func (s *server) mute(token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.muted[token] = true
+}
+
+// auditQueries are the queries of the audits asked so far.
+func (s *server) auditQueries() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.audits...)
 }
 
 // retriedKeys counts the action keys that arrived more than once.

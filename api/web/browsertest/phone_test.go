@@ -142,12 +142,13 @@ func (p *phone) text(sel string) string {
 	return eval[string](p, fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ''`, sel))
 }
 
-// eval evaluates a JavaScript expression.
-func eval[T any](p *phone, expr string) T {
+// eval evaluates a JavaScript expression (with chromedp.EvalAwaitPromise,
+// the value a promise resolves to).
+func eval[T any](p *phone, expr string, opts ...chromedp.EvaluateOption) T {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		p.t.Fatalf("%s: %s: %v", p.name, expr, err)
 	}
