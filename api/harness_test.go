@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/dbtest"
@@ -32,7 +33,9 @@ func newScene(t *testing.T, body map[string]any) *scene {
 	t.Helper()
 	pool := dbtest.Pool(t)
 	keys := seal.Random()
-	c := newClient(t, New(Config{Tables: table.New(pool, keys, nil)}))
+	// Scenes read the audit and the ledger as often as they check them:
+	// the per-token limit on heavy reads is TestHeavyReadsAreLimitedPerToken's.
+	c := newClient(t, New(Config{Tables: table.New(pool, keys, nil), HeavyLimits: HeavyLimits{Burst: 1000, Every: time.Millisecond}}))
 	return &scene{t: t, c: c, pool: pool, keys: keys, tb: makeTable(t, c, body)}
 }
 

@@ -77,6 +77,7 @@ func TestPhonesKeepTheHeadTheySaw(t *testing.T) {
 	}
 	bob := newPhone(t, b, srv.URL, "bob")
 	bob.open("/#join=" + m.JoinCode + "&seat=Bob")
+	bob.waitSeats()
 	bob.tap(`button.seat[data-name="Bob"]`)
 	bob.waitText(`header .role`, "You: Bob")
 	bob.waitHead(id, srv.serverHead(t, id))
@@ -251,6 +252,7 @@ func TestReceiptFromThePhone(t *testing.T) {
 	host.hostOf(m)
 	bob := newPhone(t, b, srv.URL, "bob")
 	bob.open("/#join=" + m.JoinCode + "&seat=Bob")
+	bob.waitSeats()
 	bob.tap(`button.seat[data-name="Bob"]`)
 	dir := t.TempDir()
 	bob.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {

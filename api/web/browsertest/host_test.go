@@ -182,6 +182,7 @@ func TestCrowdedTable(t *testing.T) {
 	host.hostOf(m)
 	finn := newPhone(t, browser, srv.URL, "finn")
 	finn.open("/#join=" + m.JoinCode + "&seat=Finn")
+	finn.waitSeats()
 	finn.tap(`button.seat[data-name="Finn"]`)
 	finn.waitText(`header .role`, "You: Finn")
 

@@ -178,6 +178,7 @@ func TestAnyCargoPicksDice(t *testing.T) {
 	browser := startBrowser(t)
 	ann := newPhone(t, browser, srv.URL, "ann")
 	ann.open("/#join=" + code + "&seat=Ann&seat=Bob")
+	ann.waitSeats()
 	ann.tap(`button.seat[data-name="Ann"]`)
 	ann.tap(`[data-testid=start-round]`)
 	ann.enter(6, 5, 4, 3, 2)
@@ -208,6 +209,7 @@ func TestStartRoundOptions(t *testing.T) {
 
 	ann := newPhone(t, browser, srv.URL, "ann")
 	ann.open("/#join=" + scarne + "&seat=Ann&seat=Bob")
+	ann.waitSeats()
 	ann.tap(`button.seat[data-name="Ann"]`)
 	ann.waitText(`.start-round`, "everyone throws all five dice")
 	ann.enter(6, 6, 6, 6, 6)
@@ -243,6 +245,7 @@ func TestLiftCups(t *testing.T) {
 	host.hostOf(m)
 	bob := newPhone(t, browser, srv.URL, "bob")
 	bob.open("/#join=" + m.JoinCode + "&seat=Bob")
+	bob.waitSeats()
 	bob.tap(`button.seat[data-name="Bob"]`)
 
 	host.tap(`[data-testid=start-round]`)
