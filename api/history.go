@@ -114,3 +114,9 @@ func (s *server) getReceipt(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="tally-table-%d-receipt.txt"`, a.TableID))
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", file)
 }
+
+// receiptKey serves GET /v1/receipt-key: the key night receipts are signed
+// with, for `tallyd verify --key`.
+func (s *server) receiptKey(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"publicKey": s.tables.ReceiptKey()})
+}

@@ -26,6 +26,13 @@ func TestTheNightReceipt(t *testing.T) {
 	s.act(bobTok, 1, roll(6, 5, 4, 1, 2))
 	s.act(bobTok, 1, roll(5, 3)) // under the cup
 	key := hex.EncodeToString(s.keys.PublicKey())
+	var published struct {
+		PublicKey string `json:"publicKey"`
+	}
+	s.must(http.StatusOK, req{method: http.MethodGet, path: "/v1/receipt-key"}, &published)
+	if published.PublicKey != key {
+		t.Fatalf("GET /v1/receipt-key: %q, want the server's %q", published.PublicKey, key)
+	}
 
 	for who, tok := range map[string]string{"Cy": cyTok, "host": s.tb.Host, "audit": s.tb.Audit} {
 		r := s.c.do(t, req{method: http.MethodGet, path: s.tb.path("/receipt"), token: tok})

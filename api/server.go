@@ -80,6 +80,7 @@ func (s *server) routes(e *echo.Echo) {
 	v1.GET("/presets", s.listPresets)
 	v1.POST("/check-turn", s.checkTurn)
 	v1.POST("/odds", s.advise)
+	v1.GET("/receipt-key", s.receiptKey)
 	v1.POST("/tables", s.createTable)
 	// A join code is the only secret between a stranger and a seat: both
 	// routes that take one share the limits against guessing.

@@ -47,6 +47,7 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	}
 	head := chain.Start()
 	e, err := head.Append(tbl.ID, "test", map[string]int{"n": 1}, locked.CreatedAt)
+	e.Seal = testSeal
 	if err != nil {
 		t.Fatal(err)
 	}

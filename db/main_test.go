@@ -266,6 +266,7 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	var events []chain.Event
 	for i := range 4 {
 		e, err := head.Append(tbl.ID, "test", map[string]int{"i": i}, tbl.CreatedAt)
+		e.Seal = testSeal
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,6 +350,7 @@ func TestAGuardStopsTheCommit(t *testing.T) {
 
 	head := chain.Start()
 	e, err := head.Append(tbl.ID, "test", map[string]int{"i": 1}, tbl.CreatedAt)
+	e.Seal = testSeal
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,3 +418,7 @@ func latestMigration(t *testing.T) uint {
 	}
 	return latest
 }
+
+// testSeal stands in for an event's seal, which the database requires and
+// only the service can make (package seal).
+var testSeal = make([]byte, 32)

@@ -51,7 +51,7 @@ func EnsureRuntimeLogin(ctx context.Context, ownerDSN, name, password string) er
 func Overreach(ctx context.Context, conn interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }) ([]string, error) {
-	var super, owns, rewrites bool
+	var super, owns, rewrites, creates bool
 	var role string
 	err := conn.QueryRow(ctx, `
 SELECT current_user, r.rolsuper OR r.rolbypassrls,
@@ -64,7 +64,9 @@ SELECT current_user, r.rolsuper OR r.rolbypassrls,
          OR has_column_privilege('accounts', 'balance', 'UPDATE')
          OR has_table_privilege('turns', 'UPDATE, DELETE, TRUNCATE')
          OR has_table_privilege('round_actions', 'UPDATE, DELETE, TRUNCATE')
-FROM pg_roles r WHERE r.rolname = current_user`).Scan(&role, &super, &owns, &rewrites)
+         OR has_column_privilege('accounts', 'balance', 'INSERT'),
+       has_schema_privilege('public', 'CREATE') OR has_database_privilege(current_database(), 'TEMPORARY')
+FROM pg_roles r WHERE r.rolname = current_user`).Scan(&role, &super, &owns, &rewrites, &creates)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +79,9 @@ FROM pg_roles r WHERE r.rolname = current_user`).Scan(&role, &super, &owns, &rew
 	}
 	if rewrites {
 		out = append(out, fmt.Sprintf("role %s may change or remove history, or move balances, directly", role))
+	}
+	if creates {
+		out = append(out, fmt.Sprintf("role %s may create objects in schema public or temporary tables, which could stand in for Tally's own", role))
 	}
 	return out, nil
 }

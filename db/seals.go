@@ -6,7 +6,8 @@ import (
 )
 
 // This file is the upkeep of seals for history written before they existed
-// (migration 4): tallyd seals it when it starts.
+// (migration 4): tallyd seals it once, the first time it starts after the
+// upgrade.
 
 // EventUnsealed queues listing up to max events that have no seal yet,
 // table by table (each with its table, seq and hash only).
@@ -43,10 +44,11 @@ func (b *Batch) TableHeadUnsealed(max int, out *[]Table) {
 	})
 }
 
-// TableHeadSeal queues sealing a table's head, if it is still at seq and
-// unsealed.
+// TableHeadSeal queues sealing a table's head, if it is still at seq,
+// where migration 4 found it, and unsealed (tally_seal_head).
 func (b *Batch) TableHeadSeal(tableID, seq int64, seal []byte) {
-	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableHeadSeal(b.ctx, q, dbsqlc.TableHeadSealParams{ID: tableID, EventSeq: seq, HeadSeal: seal})
+	b.queue(func(q dbsqlc.DBTX) error {
+		_, err := queries.TableHeadSeal(b.ctx, q, dbsqlc.TableHeadSealParams{ID: tableID, EventSeq: seq, HeadSeal: seal})
+		return err
 	})
 }

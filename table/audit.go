@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
@@ -111,8 +112,8 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 			b.CheckpointGet(a.TableID, &cp)
 			b.CheckpointDigest(a.TableID, &digest)
 		},
-		then: func(b *db.Batch) {
-			if fast = !q.Full && s.checkpointStands(a.TableID, cp, digest, q.Witnessed); fast {
+		then: func(b *db.Batch, r *reading) {
+			if fast = !q.Full && s.checkpointStands(r.row, cp, digest, q.Witnessed); fast {
 				return
 			}
 			b.EventList(a.TableID, &events)
@@ -131,6 +132,8 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	au.chain()
 	au.seals()
 	au.witness(q.Witnessed)
+	au.table(now.Players)
+	au.actions(actions)
 	au.money(journal, now.Accounts)
 	st := &tableState{row: now.row, players: now.Players, accounts: now.Accounts}
 	resume := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
@@ -143,10 +146,14 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 
 // checkpointStands says whether the table's checkpoint is this server's
 // and nothing stored has changed since (the database's digest of every row
-// is the one it names), and every witnessed head is its head.
-func (s *Service) checkpointStands(tableID int64, cp db.Checkpoint, digest []byte, witnessed []chain.Head) bool {
+// is the one it names, and the table row, read here, still ends the chain
+// at the checkpoint's head under this server's seal), and every witnessed
+// head is its head.
+func (s *Service) checkpointStands(row db.Table, cp db.Checkpoint, digest []byte, witnessed []chain.Head) bool {
 	if len(cp.Seal) == 0 || string(cp.Digest) != string(digest) ||
-		!seal.Valid(cp.Seal, s.keys.Checkpoint(tableID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State, cp.Digest, cp.Report)) {
+		!seal.Valid(cp.Seal, s.keys.Checkpoint(row.ID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State, cp.Digest, cp.Report)) ||
+		row.Head.Seq != cp.Seq || string(row.Head.Hash) != string(cp.Hash) && row.Head.Seq > 0 ||
+		!seal.Valid(row.HeadSeal, s.keys.Head(row.ID, row.Head.Seq, row.Head.Hash)) {
 		return false
 	}
 	for _, w := range witnessed {
@@ -445,4 +452,80 @@ func (au *audit) report() AuditReport {
 		rep.Problems = []string{}
 	}
 	return rep
+}
+
+// table checks the table row's settings and its players against the events
+// that recorded them: the rules, currency, name and overdraft setting
+// against table.created, each player's id, name and seat against a
+// player.seated.
+func (au *audit) table(players []db.Player) {
+	var created tableCreated
+	if len(au.events) == 0 || au.events[0].Kind != "table.created" || json.Unmarshal(au.events[0].Payload, &created) != nil {
+		au.problem("the log does not begin with the table's creation")
+		au.rep.ChainOK = false
+		return
+	}
+	t := au.row
+	if created.Name != t.Name || created.Currency != t.Currency || created.NoOverdraft != t.NoOverdraft ||
+		!reflect.DeepEqual(normalize(created.Ruleset), normalize(t.Rules)) {
+		au.rep.ChainOK = false
+		au.problem("the table's name, currency, rules or overdraft setting differ from those event 1 recorded when it was made")
+	}
+	seated := map[game.PlayerID]playerSeated{}
+	for _, e := range au.events {
+		var p playerSeated
+		if e.Kind == "player.seated" && json.Unmarshal(e.Payload, &p) == nil {
+			seated[p.Player] = p
+		}
+	}
+	for _, p := range players {
+		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat {
+			au.rep.ChainOK = false
+			au.problem("player %d (%s, seat %d) is not the player an event seated", p.ID, p.Name, p.Seat)
+		}
+	}
+}
+
+// actions checks the stored actions, which rounds are replayed from,
+// against the round.action events that recorded them: each action names
+// its event, which holds the same action, and each such event is one
+// action's.
+func (au *audit) actions(actions []db.Action) {
+	recorded := map[int64]bool{}
+	bad := 0
+	for _, a := range actions {
+		var ev roundAction
+		var problem string
+		switch {
+		case a.EventSeq < 1 || a.EventSeq > int64(len(au.events)):
+			problem = "names no event of the log"
+		case au.events[a.EventSeq-1].Kind != "round.action" || json.Unmarshal(au.events[a.EventSeq-1].Payload, &ev) != nil:
+			problem = fmt.Sprintf("names event %d, which records no action", a.EventSeq)
+		case recorded[a.EventSeq]:
+			problem = fmt.Sprintf("names event %d, which another action names too", a.EventSeq)
+		case ev.Round != a.Round || ev.Seq != a.Seq || !reflect.DeepEqual(normalize(ev.Action), normalize(a.Action)):
+			problem = fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
+		}
+		recorded[a.EventSeq] = true
+		if problem != "" {
+			bad++
+			if bad <= 3 {
+				au.problem("round %d's action %d %s", a.Round, a.Seq, problem)
+			}
+		}
+	}
+	for _, e := range au.events {
+		if e.Kind == "round.action" && !recorded[e.Seq] {
+			bad++
+			if bad <= 3 {
+				au.problem("event %d records an action the round does not have", e.Seq)
+			}
+		}
+	}
+	if bad > 3 {
+		au.problem("%d actions in all differ from the log", bad)
+	}
+	if bad > 0 {
+		au.rep.ChainOK = false
+	}
 }

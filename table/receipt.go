@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -42,3 +43,7 @@ func (s *Service) Receipt(ctx context.Context, a Auth) ([]byte, error) {
 	rc := receipt.Build(r.row, events, journal, r.Accounts, s.keys.PublicKey(), time.Now())
 	return receipt.Sign(rc, s.keys.Sign)
 }
+
+// ReceiptKey is the key this server signs receipts with (Ed25519, hex),
+// which readers pin with `tallyd verify --key`.
+func (s *Service) ReceiptKey() string { return hex.EncodeToString(s.keys.PublicKey()) }

@@ -314,10 +314,10 @@ type readPlan struct {
 	// the caller is authenticated, so that a token the table does not know
 	// makes the server read no more than one round trip's small reads.
 	history func(*db.Batch)
-	// then, when set, is called with what history read and may queue more
-	// reads of the same snapshot, sent in a third round trip with the
-	// COMMIT.
-	then func(*db.Batch)
+	// then, when set, is called with what history read (and the reading so
+	// far) and may queue more reads of the same snapshot, sent in a third
+	// round trip with the COMMIT.
+	then func(*db.Batch, *reading)
 }
 
 // read runs one read in a read-only snapshot, in one round trip (two with
@@ -364,7 +364,7 @@ func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who 
 	if p.then == nil {
 		return r, who, nil
 	}
-	p.then(b)
+	p.then(b, &r)
 	b.Commit()
 	if err = b.Send(conn); err != nil {
 		return reading{}, Principal{}, serviceError(err)

@@ -14,10 +14,12 @@ import (
 // sealBatch is how many events or heads one statement seals.
 const sealBatch = 1000
 
-// SealHistory seals every event and chain head that has no seal yet (those
-// written before migration 4), so that from now on the audit can require a
-// seal on everything; tallyd runs it when it starts. It returns how many
-// events and heads it sealed.
+// SealHistory seals the events and chain heads written before migration 4
+// that have no seal yet (the database refuses to seal anything newer), so
+// that from then on the audit can require a seal on everything. tallyd runs
+// it once, the first time it starts after the upgrade, and never again: a
+// seal made later could launder rows someone stripped of theirs. It
+// returns how many events and heads it sealed.
 func (s *Service) SealHistory(ctx context.Context) (int, error) {
 	sealed := 0
 	for {
@@ -51,6 +53,9 @@ func (s *Service) SealHistory(ctx context.Context) (int, error) {
 			return sealed, serviceError(err)
 		}
 		sealed += len(events) + len(heads)
+		if len(events) < sealBatch && len(heads) < sealBatch {
+			return sealed, nil
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/pgserver"
+	"github.com/tally-dice/tally/table"
 )
 
 // managedDatabase is the name of tallyd's database inside its own server,
@@ -108,6 +109,9 @@ func openPool(ctx context.Context, dsn string, maxConns int) (*pgxpool.Pool, err
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
 	}
+	// Tally's names resolve in its schema (after PostgreSQL's own), whatever
+	// search path the role was given: nobody's objects stand in for its.
+	cfg.ConnConfig.RuntimeParams["search_path"] = "public"
 	switch {
 	case maxConns > 0:
 		cfg.MaxConns = int32(maxConns)
@@ -140,4 +144,30 @@ func (d *database) close(log *slog.Logger) {
 		return
 	}
 	log.Info("managed PostgreSQL stopped")
+}
+
+// legacyMarker, in the data directory, says tallyd has sealed the history
+// written before seals existed (migration 4).
+const legacyMarker = "legacy-sealed"
+
+// sealLegacy seals the history written before migration 4, once: the first
+// start after the upgrade does it and leaves legacyMarker, and later starts
+// never seal again, so that rows stripped of their seals stay unsealed and
+// the audit says so.
+func sealLegacy(ctx context.Context, tables *table.Service, dataDir string, log *slog.Logger) error {
+	marker := filepath.Join(dataDir, legacyMarker)
+	if _, err := os.Stat(marker); err == nil {
+		return nil
+	}
+	n, err := tables.SealHistory(ctx)
+	if err != nil {
+		return fmt.Errorf("sealing history written before seals: %w", err)
+	}
+	if n > 0 {
+		log.Info("sealed the history written before seals, once", "events_and_heads", n)
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(marker, []byte("tallyd sealed the history written before migration 4; it never seals old rows again\n"), 0o644)
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -103,11 +104,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	log.Info("database pool", "max_conns", pool.Config().MaxConns)
 	warnOverreach(ctx, pool, log)
 	tables := table.New(pool, keys, log)
-	if n, err := tables.SealHistory(ctx); err != nil {
-		return fmt.Errorf("sealing history written before seals: %w", err)
-	} else if n > 0 {
-		log.Info("sealed history written before seals", "events_and_heads", n)
+	if err := sealLegacy(ctx, tables, cfg.DataDir, log); err != nil {
+		return err
 	}
+	log.Info("night receipts are signed with this key; readers can pin it with tallyd verify --key",
+		"receipt_key", hex.EncodeToString(keys.PublicKey()))
 	go tables.ExpireKeys(ctx)
 
 	if database.managed {

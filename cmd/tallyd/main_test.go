@@ -103,6 +103,32 @@ func TestREADMEWalkthrough(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "NOT VERIFIED") {
 		t.Fatalf("tallyd verify on a changed receipt: %v\n%s", err, out)
 	}
+	// Unpinned, the key is said to be unchecked; pinned to another key, the
+	// receipt is refused; pinned to the server's, it verifies.
+	good := filepath.Join(work, "receipt.txt")
+	if out, err := exec.Command(bin, "verify", good).CombinedOutput(); err != nil || !strings.Contains(string(out), "THE KEY IS NOT CHECKED") {
+		t.Fatalf("tallyd verify without --key: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "verify", "--key", strings.Repeat("ab", 32), good).CombinedOutput()
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "not the expected") {
+		t.Fatalf("tallyd verify --key <another>: %v\n%s", err, out)
+	}
+	res, err = http.Get(base + "/v1/receipt-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var published struct {
+		PublicKey string `json:"publicKey"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&published)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "verify", "--key", published.PublicKey, good).CombinedOutput(); err != nil ||
+		strings.Contains(string(out), "NOT CHECKED") {
+		t.Fatalf("tallyd verify --key <the server's>: %v\n%s", err, out)
+	}
 }
 
 // walkthrough cuts the shell block and its printed output out of the README.

@@ -44,10 +44,10 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	r := v.Receipt
 	fmt.Fprintf(stdout, "verified: table %d %q (%s), %d events to head %d:%s, %d journal transactions, books balance\n",
 		r.Table.ID, r.Table.Name, r.Table.Status, len(r.Events), r.Head.Seq, r.Head.Hash, len(r.Journal))
-	fmt.Fprintf(stdout, "signed %s by key %s", r.IssuedAt.Format("2006-01-02 15:04:05 MST"), v.Key)
+	fmt.Fprintf(stdout, "signed %s by key %s\n", r.IssuedAt.Format("2006-01-02 15:04:05 MST"), v.Key)
 	if *key == "" {
-		fmt.Fprint(stdout, " (compare it with the server's, or pass --key)")
+		fmt.Fprintln(stdout, "THE KEY IS NOT CHECKED: anyone can sign a receipt with a key of their own. Compare it with your Tally's "+
+			"(GET /v1/receipt-key, shown in the app's History) or pass --key")
 	}
-	fmt.Fprintln(stdout)
 	return 0
 }

@@ -102,6 +102,12 @@ func DSN(t testing.TB) string {
 	if _, err := e.admin.Exec(ctx, sql); err != nil {
 		t.Fatalf("dbtest: create test database: %v", err)
 	}
+	// A database's own privileges are not cloned with its template:
+	// migration 4's refusal of temporary tables is made again.
+	revoke := fmt.Sprintf("REVOKE TEMPORARY ON DATABASE %s FROM PUBLIC", pgx.Identifier{name}.Sanitize())
+	if _, err := e.admin.Exec(ctx, revoke); err != nil {
+		t.Fatalf("dbtest: %s: %v", revoke, err)
+	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

@@ -6,14 +6,18 @@ SELECT * FROM events WHERE table_id = @table_id ORDER BY seq;
 
 -- name: EventUnsealed :many
 -- EventUnsealed lists up to max events written before seals existed
--- (migration 4), table by table.
-SELECT table_id, seq, hash FROM events WHERE seal IS NULL ORDER BY table_id, seq LIMIT @max;
+-- (migration 4: up to their table's legacy_seq) that have none yet, table
+-- by table.
+SELECT e.table_id, e.seq, e.hash FROM events e JOIN tables t ON t.id = e.table_id
+WHERE e.seal IS NULL AND e.seq <= t.legacy_seq ORDER BY e.table_id, e.seq LIMIT @max;
 
 -- name: EventSeal :one
 SELECT tally_seal_events(@table_id, @seqs::bigint[], @seals::bytea[])::bigint AS sealed;
 
 -- name: TableHeadUnsealed :many
-SELECT id, event_seq, event_hash FROM tables WHERE head_seal IS NULL ORDER BY id LIMIT @max;
+-- TableHeadUnsealed lists up to max tables whose head is still where
+-- migration 4 found it and has no seal yet.
+SELECT id, event_seq, event_hash FROM tables WHERE head_seal IS NULL AND event_seq = legacy_seq ORDER BY id LIMIT @max;
 
--- name: TableHeadSeal :exec
-UPDATE tables SET head_seal = @head_seal WHERE id = @id AND event_seq = @event_seq AND head_seal IS NULL;
+-- name: TableHeadSeal :one
+SELECT tally_seal_head(@id, @event_seq, @head_seal::bytea)::bigint AS sealed;

@@ -107,6 +107,8 @@ export function receiptCard(s) {
     h('button', { type: 'button', 'data-testid': 'download-receipt', disabled: ui.busy, onclick: () => downloadReceipt(s, ui) },
       ui.busy ? 'Downloading…' : 'Download the night receipt'),
     ui.done && h('p.ok', { role: 'status', 'data-testid': 'receipt-done' }, ui.done),
+    ui.key && h('p.small.muted', { 'data-testid': 'receipt-key' }, 'Signed with this server\'s key; check it with ',
+      h('code', `tallyd verify --key ${ui.key} FILE`), '.'),
     ui.error && h('p.error', { role: 'alert', 'data-testid': 'receipt-error' }, ui.error));
 }
 
@@ -117,6 +119,7 @@ async function downloadReceipt(s, ui) {
   s.render(true);
   try {
     const { blob, name } = await api.download(s.path('/receipt'), s.token);
+    if (!ui.key) ui.key = (await api.get('/v1/receipt-key').catch(() => ({}))).publicKey;
     const url = URL.createObjectURL(blob);
     const link = h('a', { href: url, download: name, hidden: true });
     document.body.append(link);

@@ -158,6 +158,17 @@ func (s *server) cutTail(t *testing.T, id, seq int64) {
 		func() error {
 			return tx.QueryRow(ctx, `SELECT hash FROM events WHERE table_id = $1 AND seq = $2`, id, seq).Scan(&hash)
 		},
+		// What the cut events recorded goes with them (the actions, and the
+		// turns they finished), so that what is left agrees with itself.
+		func() error {
+			_, err := tx.Exec(ctx, `DELETE FROM turns u WHERE u.table_id = $1 AND EXISTS (SELECT 1 FROM round_actions a
+				WHERE a.table_id = $1 AND a.round_id = u.round_id AND a.player_id = u.player_id AND a.event_seq > $2)`, id, seq)
+			return err
+		},
+		func() error {
+			_, err := tx.Exec(ctx, `DELETE FROM round_actions WHERE table_id = $1 AND event_seq > $2`, id, seq)
+			return err
+		},
 		func() error {
 			_, err := tx.Exec(ctx, `DELETE FROM events WHERE table_id = $1 AND seq > $2`, id, seq)
 			return err

@@ -10,15 +10,18 @@ import (
 )
 
 const checkpointDigest = `-- name: CheckpointDigest :one
-SELECT sha256(convert_to(concat_ws(E'\n',
-    (SELECT h::text FROM (SELECT tb.event_seq, tb.event_hash, tb.head_seal, tb.status, tb.rounds FROM tables tb WHERE tb.id = $1) h),
-    (SELECT string_agg(e::text, E'\n' ORDER BY e.seq) FROM events e WHERE e.table_id = $1),
-    (SELECT string_agg(j::text, E'\n' ORDER BY j.id) FROM journal_transactions j WHERE j.table_id = $1),
-    (SELECT string_agg(p::text, E'\n' ORDER BY p.id) FROM postings p WHERE p.table_id = $1),
-    (SELECT string_agg(a::text, E'\n' ORDER BY a.id) FROM accounts a WHERE a.table_id = $1),
-    (SELECT string_agg(r::text, E'\n' ORDER BY r.number) FROM rounds r WHERE r.table_id = $1),
-    (SELECT string_agg(x::text, E'\n' ORDER BY x.round_id, x.seq) FROM round_actions x WHERE x.table_id = $1),
-    (SELECT string_agg(u::text, E'\n' ORDER BY u.round_id, u.seq) FROM turns u WHERE u.table_id = $1)
+SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.concat_ws(E'\n',
+    (SELECT h::text FROM (SELECT tb.name, tb.ruleset, tb.currency, tb.no_overdraft, tb.event_seq, tb.event_hash,
+                                 tb.head_seal, tb.legacy_seq, tb.status, tb.rounds
+                          FROM public.tables tb WHERE tb.id = $1) h),
+    (SELECT pg_catalog.string_agg(pl::text, E'\n' ORDER BY pl.id) FROM public.players pl WHERE pl.table_id = $1),
+    (SELECT pg_catalog.string_agg(e::text, E'\n' ORDER BY e.seq) FROM public.events e WHERE e.table_id = $1),
+    (SELECT pg_catalog.string_agg(j::text, E'\n' ORDER BY j.id) FROM public.journal_transactions j WHERE j.table_id = $1),
+    (SELECT pg_catalog.string_agg(p::text, E'\n' ORDER BY p.id) FROM public.postings p WHERE p.table_id = $1),
+    (SELECT pg_catalog.string_agg(a::text, E'\n' ORDER BY a.id) FROM public.accounts a WHERE a.table_id = $1),
+    (SELECT pg_catalog.string_agg(r::text, E'\n' ORDER BY r.number) FROM public.rounds r WHERE r.table_id = $1),
+    (SELECT pg_catalog.string_agg(x::text, E'\n' ORDER BY x.round_id, x.seq) FROM public.round_actions x WHERE x.table_id = $1),
+    (SELECT pg_catalog.string_agg(u::text, E'\n' ORDER BY u.round_id, u.seq) FROM public.turns u WHERE u.table_id = $1)
 ), 'UTF8'))::bytea AS digest
 `
 
@@ -26,6 +29,8 @@ SELECT sha256(convert_to(concat_ws(E'\n',
 // PostgreSQL writes the row out (fields quoted where they must be), in key
 // order: a row changed, added or removed changes it. The database computes
 // it, so an audit of an unchanged table reads 32 bytes, not its history.
+// Every name is qualified, so that no object on a search path can stand in
+// for those it means.
 func (q *Queries) CheckpointDigest(ctx context.Context, db DBTX, tableID int64) ([]byte, error) {
 	row := db.QueryRow(ctx, checkpointDigest, tableID)
 	var digest []byte

@@ -99,7 +99,8 @@ func (q *Queries) EventSeal(ctx context.Context, db DBTX, arg EventSealParams) (
 }
 
 const eventUnsealed = `-- name: EventUnsealed :many
-SELECT table_id, seq, hash FROM events WHERE seal IS NULL ORDER BY table_id, seq LIMIT $1
+SELECT e.table_id, e.seq, e.hash FROM events e JOIN tables t ON t.id = e.table_id
+WHERE e.seal IS NULL AND e.seq <= t.legacy_seq ORDER BY e.table_id, e.seq LIMIT $1
 `
 
 type EventUnsealedRow struct {
@@ -109,7 +110,8 @@ type EventUnsealedRow struct {
 }
 
 // EventUnsealed lists up to max events written before seals existed
-// (migration 4), table by table.
+// (migration 4: up to their table's legacy_seq) that have none yet, table
+// by table.
 func (q *Queries) EventUnsealed(ctx context.Context, db DBTX, max int32) ([]EventUnsealedRow, error) {
 	rows, err := db.Query(ctx, eventUnsealed, max)
 	if err != nil {
@@ -130,23 +132,25 @@ func (q *Queries) EventUnsealed(ctx context.Context, db DBTX, max int32) ([]Even
 	return items, nil
 }
 
-const tableHeadSeal = `-- name: TableHeadSeal :exec
-UPDATE tables SET head_seal = $1 WHERE id = $2 AND event_seq = $3 AND head_seal IS NULL
+const tableHeadSeal = `-- name: TableHeadSeal :one
+SELECT tally_seal_head($1, $2, $3::bytea)::bigint AS sealed
 `
 
 type TableHeadSealParams struct {
-	HeadSeal []byte
 	ID       int64
 	EventSeq int64
+	HeadSeal []byte
 }
 
-func (q *Queries) TableHeadSeal(ctx context.Context, db DBTX, arg TableHeadSealParams) error {
-	_, err := db.Exec(ctx, tableHeadSeal, arg.HeadSeal, arg.ID, arg.EventSeq)
-	return err
+func (q *Queries) TableHeadSeal(ctx context.Context, db DBTX, arg TableHeadSealParams) (int64, error) {
+	row := db.QueryRow(ctx, tableHeadSeal, arg.ID, arg.EventSeq, arg.HeadSeal)
+	var sealed int64
+	err := row.Scan(&sealed)
+	return sealed, err
 }
 
 const tableHeadUnsealed = `-- name: TableHeadUnsealed :many
-SELECT id, event_seq, event_hash FROM tables WHERE head_seal IS NULL ORDER BY id LIMIT $1
+SELECT id, event_seq, event_hash FROM tables WHERE head_seal IS NULL AND event_seq = legacy_seq ORDER BY id LIMIT $1
 `
 
 type TableHeadUnsealedRow struct {
@@ -155,6 +159,8 @@ type TableHeadUnsealedRow struct {
 	EventHash []byte
 }
 
+// TableHeadUnsealed lists up to max tables whose head is still where
+// migration 4 found it and has no seal yet.
 func (q *Queries) TableHeadUnsealed(ctx context.Context, db DBTX, max int32) ([]TableHeadUnsealedRow, error) {
 	rows, err := db.Query(ctx, tableHeadUnsealed, max)
 	if err != nil {

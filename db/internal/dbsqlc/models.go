@@ -130,6 +130,7 @@ type Table struct {
 	EventHash      []byte
 	Rounds         int32
 	HeadSeal       []byte
+	LegacySeq      int64
 }
 
 type Turn struct {

@@ -153,7 +153,7 @@ func (q *Queries) TableClose(ctx context.Context, db DBTX, id int64) error {
 }
 
 const tableGet = `-- name: TableGet :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal FROM tables WHERE id = $1
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq FROM tables WHERE id = $1
 `
 
 func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -175,6 +175,7 @@ func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error
 		&i.EventHash,
 		&i.Rounds,
 		&i.HeadSeal,
+		&i.LegacySeq,
 	)
 	return i, err
 }
@@ -195,12 +196,12 @@ WITH t AS (
     INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
     OVERRIDING SYSTEM VALUE
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-    RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal
+    RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq
 ), house AS (
     INSERT INTO accounts (table_id, kind)
     SELECT t.id, k.kind FROM t, (VALUES ('pot'), ('world')) AS k (kind)
 )
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal FROM t
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq FROM t
 `
 
 type TableInsertParams struct {
@@ -230,6 +231,7 @@ type TableInsertRow struct {
 	EventHash      []byte
 	Rounds         int32
 	HeadSeal       []byte
+	LegacySeq      int64
 }
 
 // TableInsert makes a table, under an id from TableNextID, with its pot and
@@ -262,12 +264,13 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		&i.EventHash,
 		&i.Rounds,
 		&i.HeadSeal,
+		&i.LegacySeq,
 	)
 	return i, err
 }
 
 const tableLock = `-- name: TableLock :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal FROM tables WHERE id = $1 FOR UPDATE
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq FROM tables WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -289,12 +292,13 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 		&i.EventHash,
 		&i.Rounds,
 		&i.HeadSeal,
+		&i.LegacySeq,
 	)
 	return i, err
 }
 
 const tableLockAs = `-- name: TableLockAs :one
-SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal FROM tables t
+SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal, t.legacy_seq FROM tables t
 WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
                       OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = $2))
 FOR UPDATE OF t
@@ -328,6 +332,7 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 		&i.EventHash,
 		&i.Rounds,
 		&i.HeadSeal,
+		&i.LegacySeq,
 	)
 	return i, err
 }
