@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +185,101 @@ func TestNoFunctionStandsInForTallys(t *testing.T) {
 	var journal int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM postings WHERE table_id = $1`, s.tb.ID).Scan(&journal); err != nil || journal == 0 {
 		t.Fatalf("postings: %d, %v", journal, err)
+	}
+}
+
+// amountRe matches a deposit's amounts in an event payload as jsonb prints
+// them.
+var amountRe = regexp.MustCompile(`"amount": ?(-?)20\b`)
+
+// inflatedScene is a played table with Ann's buy-in of 20 rewritten as 2000
+// by a superuser without the key: the event (the chain hashed again), its
+// postings and the balances.
+func inflatedScene(t *testing.T) *scene {
+	t.Helper()
+	s := playedScene(t)
+	s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/deposits"), token: s.tb.Host,
+		body: map[string]any{"player": s.id("Ann"), "amount": 20}}, nil)
+	s.auditOK()
+	rehash(t, s, func(events []chain.Event) []chain.Event {
+		for i, e := range events {
+			if e.Kind == "ledger.deposit" {
+				events[i].Payload = []byte(amountRe.ReplaceAllString(string(e.Payload), `"amount": ${1}2000`))
+			}
+		}
+		return events
+	})
+	tamper(t, s, []string{
+		`UPDATE postings SET amount = amount * 100 WHERE table_id = $1
+		   AND transaction_id = (SELECT id FROM journal_transactions WHERE table_id = $1 AND kind = 'deposit')`,
+		`UPDATE accounts a SET balance = (SELECT coalesce(sum(p.amount), 0) FROM postings p WHERE p.table_id = $1 AND p.account_id = a.id)
+		 WHERE a.table_id = $1`,
+	})
+	return s
+}
+
+// TestNoReceiptIsSignedForAHistoryThatFailsItsSeals: the server signs only
+// what it can vouch for.
+func TestNoReceiptIsSignedForAHistoryThatFailsItsSeals(t *testing.T) {
+	t.Parallel()
+	s := inflatedScene(t)
+	if rep := s.audit(); rep.OK || rep.SealsOK {
+		t.Fatalf("the audit after the rewrite: %+v", rep)
+	}
+	r := s.c.do(t, req{method: http.MethodGet, path: s.tb.path("/receipt"), token: s.tb.Audit})
+	if p := r.problem(t); r.status != http.StatusConflict || p.Type != "/problems/history-broken" || !strings.Contains(p.Detail, "no receipt is signed") {
+		t.Fatalf("a receipt of the rewritten history: %d %+v", r.status, p)
+	}
+}
+
+// TestTheDigestSeesAViewStandInForATable: a superuser renames a table and
+// puts a view in its place that shows the digest the old rows and
+// everyone else moved balances; the audit does not answer from its
+// checkpoint.
+func TestTheDigestSeesAViewStandInForATable(t *testing.T) {
+	t.Parallel()
+	s := playedScene(t)
+	tamper(t, s, []string{
+		`ALTER TABLE accounts RENAME TO accounts_real`,
+		`CREATE VIEW public.accounts AS SELECT id, table_id, kind, player_id,
+		   CASE WHEN pg_catalog.current_query() LIKE '%pg_catalog.sha256%' OR kind <> 'player' THEN balance
+		        WHEN player_id = (SELECT min(id) FROM players WHERE table_id = accounts_real.table_id) THEN balance + 100
+		        ELSE balance - 100 END AS balance, created_at
+		 FROM accounts_real`,
+		`GRANT SELECT ON public.accounts TO tally_runtime`,
+	})
+	if rep := s.audit(); rep.OK || rep.Unchanged {
+		t.Fatalf("balances moved behind a view: %+v", rep)
+	}
+}
+
+// TestTheDatabaseKeepsNoKeyAClientCouldSendAgain: someone who reads the
+// database finds a join's Idempotency-Key, rebuilds its body from the join
+// code and the name, and sends it: what is stored is the key's HMAC, so
+// the join is made afresh (a name already taken), never answered with the
+// first phone's token.
+func TestTheDatabaseKeepsNoKeyAClientCouldSendAgain(t *testing.T) {
+	t.Parallel()
+	s := playedScene(t)
+	key := "0123456789abcdef0123456789abcdef"
+	body := map[string]any{"code": s.tb.Code, "name": "Bob"}
+	first := s.c.do(t, req{method: http.MethodPost, path: "/v1/join", key: key, body: body})
+	if first.status != http.StatusCreated {
+		t.Fatalf("join: %d %s", first.status, first.body)
+	}
+	if again := s.c.do(t, req{method: http.MethodPost, path: "/v1/join", key: key, body: body}); string(again.body) != string(first.body) {
+		t.Fatalf("the phone's own retry: %d %s", again.status, again.body)
+	}
+	var stored string
+	if err := s.pool.QueryRow(context.Background(), `SELECT key FROM idempotency_keys WHERE table_id = $1 AND scope = 'join'`,
+		s.tb.ID).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored == key || len(stored) != 64 {
+		t.Fatalf("the database keeps the key %q", stored)
+	}
+	r := s.c.do(t, req{method: http.MethodPost, path: "/v1/join", key: stored, body: body})
+	if r.status == http.StatusCreated || strings.Contains(string(r.body), "playerToken") {
+		t.Fatalf("the stored key, sent as a key: %d %s", r.status, r.body)
 	}
 }

@@ -44,3 +44,28 @@ func (b *Batch) IdempotencyKeyExpire(maxAge time.Duration, max int, out *int64) 
 		return err
 	})
 }
+
+// IdempotencyKeyListAll queues listing every stored key (table, scope and
+// key only).
+func (b *Batch) IdempotencyKeyListAll(out *[]IdempotencyKey) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.IdempotencyKeyListAll(b.ctx, q)
+		*out = make([]IdempotencyKey, len(rows))
+		for i, r := range rows {
+			(*out)[i] = IdempotencyKey{TableID: r.TableID, Scope: r.Scope, Key: r.Key}
+		}
+		return err
+	})
+}
+
+// IdempotencyKeyRename queues storing each key of keys under the name
+// names gives it (the same index).
+func (b *Batch) IdempotencyKeyRename(keys []IdempotencyKey, names []string) {
+	p := dbsqlc.IdempotencyKeyRenameParams{News: names}
+	for _, k := range keys {
+		p.TableIds = append(p.TableIds, k.TableID)
+		p.Scopes = append(p.Scopes, k.Scope)
+		p.Olds = append(p.Olds, k.Key)
+	}
+	b.exec(func(q dbsqlc.DBTX) error { return queries.IdempotencyKeyRename(b.ctx, q, p) })
+}

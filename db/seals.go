@@ -52,3 +52,12 @@ func (b *Batch) TableHeadSeal(tableID, seq int64, seal []byte) {
 		return err
 	})
 }
+
+// EventSealedAny queues asking whether any event of any table has a seal.
+func (b *Batch) EventSealedAny(out *bool) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		v, err := queries.EventSealedAny(b.ctx, q)
+		*out = v
+		return err
+	})
+}

@@ -44,6 +44,7 @@ var ErrSecret = errors.New("master secret")
 // Keys are the keys derived from one master secret.
 type Keys struct {
 	seal  []byte
+	ikey  []byte
 	reply cipher.AEAD
 	sign  ed25519.PrivateKey
 }
@@ -63,6 +64,7 @@ func New(secret []byte) (*Keys, error) {
 	}
 	return &Keys{
 		seal:  derive(secret, "audit-seal"),
+		ikey:  derive(secret, "idempotency-key"),
 		reply: aead,
 		sign:  ed25519.NewKeyFromSeed(derive(secret, "receipt-signing")),
 	}, nil
@@ -127,6 +129,16 @@ func (k *Keys) mac(kind string, tableID, seq int64, parts ...[]byte) []byte {
 
 // lockedV1 starts every locked answer (a JSON answer never starts with it).
 const lockedV1 = 0x01
+
+// StoredKey is what the database keeps of an Idempotency-Key: its
+// HMAC-SHA-256 (hex), so that someone who reads the database cannot present
+// the key again, with a body rebuilt from what they read, and be answered
+// with the tokens its answer holds.
+func (k *Keys) StoredKey(key string) string {
+	m := hmac.New(sha256.New, k.ikey)
+	m.Write([]byte(key))
+	return hex.EncodeToString(m.Sum(nil))
+}
 
 // Lock encrypts a stored answer; context (who stored it, under which key)
 // is authenticated with it, so an answer cannot be moved to another key.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tally-dice/tally/chain"
@@ -39,6 +40,15 @@ func (s *Service) Receipt(ctx context.Context, a Auth) ([]byte, error) {
 	if len(sealed) > 0 {
 		return nil, fmt.Errorf("%w: round %d has throws still under the cup, and a receipt holds every throw; download it once the round is settled",
 			ErrRoundPlaying, st.last.row.Number)
+	}
+	// The server signs only a history it can vouch for: whole, and every
+	// event and the head under its seal.
+	au := &audit{keys: s.keys, row: r.row, events: events}
+	au.chain()
+	au.seals()
+	if !au.rep.ChainOK || !au.rep.SealsOK {
+		return nil, fmt.Errorf("%w: it fails its audit (%s), so no receipt is signed for it", ErrHistoryBroken,
+			strings.Join(au.problems, "; "))
 	}
 	rc := receipt.Build(r.row, events, journal, r.Accounts, s.keys.PublicKey(), time.Now())
 	return receipt.Sign(rc, s.keys.Sign)

@@ -95,7 +95,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []
 	b.Begin()
 	var stored db.IdempotencyKey
 	if k.Key != "" {
-		b.IdempotencyKeyGet(db.KeyRef{Scope: k.scope, Key: k.Key, MaxAge: KeyRetention}, &stored)
+		b.IdempotencyKeyGet(db.KeyRef{Scope: k.scope, Key: s.keys.StoredKey(k.Key), MaxAge: KeyRetention}, &stored)
 	}
 	b.TableNextID(&t.ID)
 	if err := b.Send(conn); err != nil {

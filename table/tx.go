@@ -120,7 +120,11 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		// table's writers.
 		b.TableLockAs(t.tableID, t.hash, &row)
 	}
-	b.TableLoad(t.tableID, db.KeyRef{TableID: t.tableID, Scope: k.scope, Key: k.Key, MaxAge: KeyRetention}, &l)
+	ref := db.KeyRef{TableID: t.tableID, Scope: k.scope, MaxAge: KeyRetention}
+	if k.Key != "" {
+		ref.Key = s.keys.StoredKey(k.Key) // the database keeps no key a client could send again
+	}
+	b.TableLoad(t.tableID, ref, &l)
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
@@ -208,7 +212,7 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 	if k.Key != "" {
 		// The answer may hold tokens: it is stored locked (package seal).
 		kt := keyTable(id, k)
-		h.Key = db.IdempotencyKey{TableID: kt, Scope: k.scope, Key: k.Key, RequestHash: k.Hash,
+		h.Key = db.IdempotencyKey{TableID: kt, Scope: k.scope, Key: w.keys.StoredKey(k.Key), RequestHash: k.Hash,
 			Status: k.Status, Body: w.keys.Lock(body, keyContext(kt, k)), ContentType: "application/json"}
 	}
 	w.out.TableAppend(id, h)

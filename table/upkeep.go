@@ -18,21 +18,37 @@ const sealBatch = 1000
 // that have no seal yet (the database refuses to seal anything newer), so
 // that from then on the audit can require a seal on everything. tallyd runs
 // it once, the first time it starts after the upgrade, and never again: a
-// seal made later could launder rows someone stripped of theirs. It
-// returns how many events and heads it sealed.
-func (s *Service) SealHistory(ctx context.Context) (int, error) {
-	sealed := 0
+// seal made later could launder rows someone stripped of theirs. The
+// Idempotency-Keys stored then are rewritten as their HMACs too. It returns
+// how many events and heads it sealed.
+func (s *Service) SealHistory(ctx context.Context) (sealed int, err error) {
+	// One transaction, on a database where no event has a seal yet: a
+	// database upgraded and not yet sealed. Anywhere else seals are made
+	// with the events, and sealing rows stripped of theirs would launder
+	// them.
+	conn, err := s.acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release(conn, &err)
+	b := db.NewBatch(ctx)
+	b.Begin()
+	var any bool
+	b.EventSealedAny(&any)
+	if err := b.Send(conn); err != nil {
+		return 0, serviceError(err)
+	}
+	if any {
+		return 0, nil
+	}
 	for {
 		var events []chain.Event
 		var heads []db.Table
 		b := db.NewBatch(ctx)
 		b.EventUnsealed(sealBatch, &events)
 		b.TableHeadUnsealed(sealBatch, &heads)
-		if err := b.Send(s.pool); err != nil {
-			return sealed, serviceError(err)
-		}
-		if len(events) == 0 && len(heads) == 0 {
-			return sealed, nil
+		if err := b.Send(conn); err != nil {
+			return 0, serviceError(err)
 		}
 		b = db.NewBatch(ctx)
 		for i := 0; i < len(events); {
@@ -49,11 +65,30 @@ func (s *Service) SealHistory(ctx context.Context) (int, error) {
 		for _, t := range heads {
 			b.TableHeadSeal(t.ID, t.Head.Seq, s.keys.Head(t.ID, t.Head.Seq, t.Head.Hash))
 		}
-		if err := b.Send(s.pool); err != nil {
-			return sealed, serviceError(err)
+		last := len(events) < sealBatch && len(heads) < sealBatch
+		if last {
+			// The keys stored before migration 4 are kept as their HMACs
+			// from now on, as every key is (seal.Keys.StoredKey).
+			var keys []db.IdempotencyKey
+			kb := db.NewBatch(ctx)
+			kb.IdempotencyKeyListAll(&keys)
+			if err := kb.Send(conn); err != nil {
+				return 0, serviceError(err)
+			}
+			if len(keys) > 0 {
+				names := make([]string, len(keys))
+				for i, k := range keys {
+					names[i] = s.keys.StoredKey(k.Key)
+				}
+				b.IdempotencyKeyRename(keys, names)
+			}
+			b.Commit()
+		}
+		if err := b.Send(conn); err != nil {
+			return 0, serviceError(err)
 		}
 		sealed += len(events) + len(heads)
-		if len(events) < sealBatch && len(heads) < sealBatch {
+		if last {
 			return sealed, nil
 		}
 	}

@@ -47,6 +47,8 @@ Usage:
                                  manage the database schema
   tallyd verify [--key HEX] FILE check a night receipt offline: its
                                  signature, hash chain and books
+  tallyd seal-legacy [flags]     once, after upgrading a database of your own:
+                                 seal the history written before seals
   tallyd healthcheck [--url URL] exit 0 when the server answers /readyz
 
 Without DATABASE_URL, tallyd starts and manages its own PostgreSQL from the

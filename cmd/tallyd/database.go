@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/tally-dice/tally/seal"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -170,4 +172,38 @@ func sealLegacy(ctx context.Context, tables *table.Service, dataDir string, log 
 		return err
 	}
 	return os.WriteFile(marker, []byte("tallyd sealed the history written before migration 4; it never seals old rows again\n"), 0o644)
+}
+
+// sealLegacyCommand runs `tallyd seal-legacy`: once, right after upgrading
+// a database of your own to migration 4, it seals the history written
+// before seals existed. It seals nothing on a database where any event has
+// a seal already.
+func sealLegacyCommand(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer) error {
+	database, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer database.close(log)
+	if _, err := database.migrate(ctx); err != nil {
+		return err
+	}
+	secret, err := seal.Load(cfg.Secret, cfg.SecretFile)
+	if err != nil {
+		return err
+	}
+	keys, err := seal.New(secret)
+	if err != nil {
+		return err
+	}
+	pool, err := openPool(ctx, database.dsn, 2)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	n, err := table.New(pool, keys, log).SealHistory(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "sealed %d events and heads written before migration 4\n", n)
+	return nil
 }

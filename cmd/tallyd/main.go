@@ -37,6 +37,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd == "verify" {
 		return verify(args, stdout, stderr)
 	}
+	if cmd == "seal-legacy" {
+		cfg, _, err := parseConfig("tallyd seal-legacy", args, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "tallyd:", err)
+			return 2
+		}
+		if err := sealLegacyCommand(context.Background(), cfg, cfg.logger(stderr), stdout); err != nil {
+			fmt.Fprintln(stderr, "tallyd seal-legacy:", err)
+			return 1
+		}
+		return 0
+	}
 	var sub []string
 	if cmd == "migrate" {
 		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -65,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "healthcheck":
 		err = healthcheck(ctx, cfg.BaseURL)
 	default:
-		fmt.Fprintf(stderr, "tallyd: unknown command %q (serve, migrate, verify, healthcheck)\n", cmd)
+		fmt.Fprintf(stderr, "tallyd: unknown command %q (serve, migrate, verify, seal-legacy, healthcheck)\n", cmd)
 		return 2
 	}
 	if err != nil {
@@ -104,8 +116,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	log.Info("database pool", "max_conns", pool.Config().MaxConns)
 	warnOverreach(ctx, pool, log)
 	tables := table.New(pool, keys, log)
-	if err := sealLegacy(ctx, tables, cfg.DataDir, log); err != nil {
-		return err
+	if database.managed {
+		// The managed server's data directory is tallyd's own: the marker
+		// there says the old history was sealed. With another database,
+		// the operator runs `tallyd seal-legacy` once after the upgrade.
+		if err := sealLegacy(ctx, tables, cfg.DataDir, log); err != nil {
+			return err
+		}
 	}
 	log.Info("night receipts are signed with this key; readers can pin it with tallyd verify --key",
 		"receipt_key", hex.EncodeToString(keys.PublicKey()))

@@ -79,3 +79,14 @@ func TestMigratingAsTheRuntimeRoleSaysHow(t *testing.T) {
 		t.Fatalf("migrating as the runtime role: %v", err)
 	}
 }
+
+// TestSealLegacyCommand: `tallyd seal-legacy` on a database with nothing
+// from before migration 4 seals nothing, and says so.
+func TestSealLegacyCommand(t *testing.T) {
+	runtime := dbtest.DSN(t)
+	var out bytes.Buffer
+	cfg := config{DatabaseURL: runtime, MigrateURL: dbtest.OwnerDSN(t, runtime), SecretFile: t.TempDir() + "/secret.key"}
+	if err := sealLegacyCommand(context.Background(), cfg, slog.Default(), &out); err != nil || !strings.Contains(out.String(), "sealed 0 events") {
+		t.Fatalf("seal-legacy: %v: %s", err, out.String())
+	}
+}

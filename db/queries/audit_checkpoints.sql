@@ -19,6 +19,15 @@ SET seq = excluded.seq, hash = excluded.hash, round = excluded.round, rows = exc
 -- Every name is qualified, so that no object on a search path can stand in
 -- for those it means.
 SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.concat_ws(E'\n',
+    -- What the names stand for: the same tables (not views, no rules, the
+    -- same triggers) as when the checkpoint was made.
+    (SELECT pg_catalog.string_agg(pg_catalog.concat_ws(',', c.oid, c.relname, c.relkind, c.relhasrules,
+                (SELECT pg_catalog.string_agg(pg_catalog.concat_ws(':', tg.oid, tg.tgname, tg.tgenabled), ',' ORDER BY tg.oid)
+                 FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = c.oid)), E'\n' ORDER BY c.relname)
+     FROM pg_catalog.pg_class c
+     WHERE c.relnamespace = 'public'::pg_catalog.regnamespace
+       AND c.relname IN ('tables', 'players', 'events', 'journal_transactions', 'postings', 'accounts', 'rounds',
+                         'round_actions', 'turns')),
     (SELECT h::text FROM (SELECT tb.name, tb.ruleset, tb.currency, tb.no_overdraft, tb.event_seq, tb.event_hash,
                                  tb.head_seal, tb.legacy_seq, tb.status, tb.rounds
                           FROM public.tables tb WHERE tb.id = @table_id) h),

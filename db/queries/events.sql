@@ -21,3 +21,8 @@ SELECT id, event_seq, event_hash FROM tables WHERE head_seal IS NULL AND event_s
 
 -- name: TableHeadSeal :one
 SELECT tally_seal_head(@id, @event_seq, @head_seal::bytea)::bigint AS sealed;
+
+-- name: EventSealedAny :one
+-- EventSealedAny says whether any event has a seal: legacy history is
+-- sealed only on a database where none has yet (one just upgraded).
+SELECT EXISTS (SELECT 1 FROM events WHERE seal IS NOT NULL)::boolean AS sealed;

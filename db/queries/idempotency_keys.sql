@@ -15,3 +15,14 @@ USING (SELECT table_id, scope, key FROM idempotency_keys
        WHERE created_at <= now() - make_interval(secs => @max_age::float8)
        ORDER BY created_at LIMIT @max) old
 WHERE k.table_id = old.table_id AND k.scope = old.scope AND k.key = old.key;
+
+-- name: IdempotencyKeyListAll :many
+-- IdempotencyKeyListAll lists every stored key, for the one rewrite of the
+-- keys stored before migration 4 (in plain text) as their HMACs.
+SELECT table_id, scope, key FROM idempotency_keys ORDER BY table_id, scope, key;
+
+-- name: IdempotencyKeyRename :exec
+UPDATE idempotency_keys k SET key = u.n
+FROM (SELECT unnest(@table_ids::bigint[]) AS t, unnest(@scopes::text[]) AS s, unnest(@olds::text[]) AS o,
+             unnest(@news::text[]) AS n) AS u
+WHERE k.table_id = u.t AND k.scope = u.s AND k.key = u.o;

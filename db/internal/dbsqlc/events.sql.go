@@ -98,6 +98,19 @@ func (q *Queries) EventSeal(ctx context.Context, db DBTX, arg EventSealParams) (
 	return sealed, err
 }
 
+const eventSealedAny = `-- name: EventSealedAny :one
+SELECT EXISTS (SELECT 1 FROM events WHERE seal IS NOT NULL)::boolean AS sealed
+`
+
+// EventSealedAny says whether any event has a seal: legacy history is
+// sealed only on a database where none has yet (one just upgraded).
+func (q *Queries) EventSealedAny(ctx context.Context, db DBTX) (bool, error) {
+	row := db.QueryRow(ctx, eventSealedAny)
+	var sealed bool
+	err := row.Scan(&sealed)
+	return sealed, err
+}
+
 const eventUnsealed = `-- name: EventUnsealed :many
 SELECT e.table_id, e.seq, e.hash FROM events e JOIN tables t ON t.id = e.table_id
 WHERE e.seal IS NULL AND e.seq <= t.legacy_seq ORDER BY e.table_id, e.seq LIMIT $1

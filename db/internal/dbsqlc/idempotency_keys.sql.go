@@ -70,3 +70,59 @@ func (q *Queries) IdempotencyKeyGet(ctx context.Context, db DBTX, arg Idempotenc
 	)
 	return i, err
 }
+
+const idempotencyKeyListAll = `-- name: IdempotencyKeyListAll :many
+SELECT table_id, scope, key FROM idempotency_keys ORDER BY table_id, scope, key
+`
+
+type IdempotencyKeyListAllRow struct {
+	TableID int64
+	Scope   string
+	Key     string
+}
+
+// IdempotencyKeyListAll lists every stored key, for the one rewrite of the
+// keys stored before migration 4 (in plain text) as their HMACs.
+func (q *Queries) IdempotencyKeyListAll(ctx context.Context, db DBTX) ([]IdempotencyKeyListAllRow, error) {
+	rows, err := db.Query(ctx, idempotencyKeyListAll)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []IdempotencyKeyListAllRow
+	for rows.Next() {
+		var i IdempotencyKeyListAllRow
+		if err := rows.Scan(&i.TableID, &i.Scope, &i.Key); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const idempotencyKeyRename = `-- name: IdempotencyKeyRename :exec
+UPDATE idempotency_keys k SET key = u.n
+FROM (SELECT unnest($1::bigint[]) AS t, unnest($2::text[]) AS s, unnest($3::text[]) AS o,
+             unnest($4::text[]) AS n) AS u
+WHERE k.table_id = u.t AND k.scope = u.s AND k.key = u.o
+`
+
+type IdempotencyKeyRenameParams struct {
+	TableIds []int64
+	Scopes   []string
+	Olds     []string
+	News     []string
+}
+
+func (q *Queries) IdempotencyKeyRename(ctx context.Context, db DBTX, arg IdempotencyKeyRenameParams) error {
+	_, err := db.Exec(ctx, idempotencyKeyRename,
+		arg.TableIds,
+		arg.Scopes,
+		arg.Olds,
+		arg.News,
+	)
+	return err
+}
