@@ -29,10 +29,13 @@ const (
 // server it started itself and stops on close. Migrations run as owner;
 // tallyd serves as dsn's role.
 type database struct {
-	dsn     string
-	owner   string
-	managed bool
-	server  *pgserver.Server
+	// sealsBegan says this run's migrations brought the schema to
+	// sealsVersion: the history before it is sealed now, and never later.
+	sealsBegan bool
+	dsn        string
+	owner      string
+	managed    bool
+	server     *pgserver.Server
 }
 
 // openDatabase uses DATABASE_URL when set (migrating as
@@ -78,7 +81,12 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 // migrate brings the schema up to date as its owner and, on the managed
 // server, makes the runtime role tallyd serves as.
 func (d *database) migrate(ctx context.Context) (uint, error) {
-	version, err := db.Migrate(ctx, d.owner, "up")
+	before, _, err := db.MigrationVersion(ctx, d.owner)
+	version := before
+	if err == nil {
+		version, err = db.Migrate(ctx, d.owner, "up")
+	}
+	d.sealsBegan = err == nil && before < sealsVersion && version >= sealsVersion
 	// golang-migrate keeps PostgreSQL's error as text: insufficient_privilege.
 	if err != nil && strings.Contains(err.Error(), "SQLSTATE 42501") {
 		return version, fmt.Errorf("%w\nmigrations run as the schema's owner: set --migrate-database-url (TALLY_MIGRATE_DATABASE_URL) to its connection, or run `tallyd migrate up --database-url <owner's>` first", err)
@@ -148,19 +156,14 @@ func (d *database) close(log *slog.Logger) {
 	log.Info("managed PostgreSQL stopped")
 }
 
-// legacyMarker, in the data directory, says tallyd has sealed the history
-// written before seals existed (migration 4).
-const legacyMarker = "legacy-sealed"
+// sealsVersion is the migration that began sealing history (4).
+const sealsVersion = 4
 
-// sealLegacy seals the history written before migration 4, once: the first
-// start after the upgrade does it and leaves legacyMarker, and later starts
-// never seal again, so that rows stripped of their seals stay unsealed and
-// the audit says so.
-func sealLegacy(ctx context.Context, tables *table.Service, dataDir string, log *slog.Logger) error {
-	marker := filepath.Join(dataDir, legacyMarker)
-	if _, err := os.Stat(marker); err == nil {
-		return nil
-	}
+// sealLegacy seals the history written before migration 4, in the run
+// whose migrations reached it and never in another (whatever a database's
+// rows say, they cannot prove that they were never sealed): rows stripped
+// of their seals later stay unsealed, and the audit says so.
+func sealLegacy(ctx context.Context, tables *table.Service, log *slog.Logger) error {
 	n, err := tables.SealHistory(ctx)
 	if err != nil {
 		return fmt.Errorf("sealing history written before seals: %w", err)
@@ -168,10 +171,7 @@ func sealLegacy(ctx context.Context, tables *table.Service, dataDir string, log 
 	if n > 0 {
 		log.Info("sealed the history written before seals, once", "events_and_heads", n)
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(marker, []byte("tallyd sealed the history written before migration 4; it never seals old rows again\n"), 0o644)
+	return nil
 }
 
 // sealLegacyCommand runs `tallyd seal-legacy`: once, right after upgrading

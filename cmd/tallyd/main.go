@@ -116,11 +116,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	log.Info("database pool", "max_conns", pool.Config().MaxConns)
 	warnOverreach(ctx, pool, log)
 	tables := table.New(pool, keys, log)
-	if database.managed {
-		// The managed server's data directory is tallyd's own: the marker
-		// there says the old history was sealed. With another database,
-		// the operator runs `tallyd seal-legacy` once after the upgrade.
-		if err := sealLegacy(ctx, tables, cfg.DataDir, log); err != nil {
+	if database.sealsBegan {
+		if err := sealLegacy(ctx, tables, log); err != nil {
 			return err
 		}
 	}
@@ -190,6 +187,9 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, what string, std
 			return err
 		}
 		fmt.Fprintf(stdout, "version %d\n", v)
+		if database.sealsBegan {
+			fmt.Fprintln(stdout, "history written before migration 4 is not sealed yet: run `tallyd seal-legacy` (with the server's secret) now, once")
+		}
 		return nil
 	case "version":
 		v, dirty, err := db.MigrationVersion(ctx, database.owner)
