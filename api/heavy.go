@@ -36,7 +36,7 @@ func heavyLimit(l HeavyLimits) echo.MiddlewareFunc {
 			return hex.EncodeToString(h[:16]), nil
 		},
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(l.Every.Seconds()+0.5))))
+			c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfter(l.Every)))
 			return fail(kindTooMany, "too many audits, receipts and ledger exports with this token; wait a moment and try again")
 		},
 		ErrorHandler: func(c echo.Context, err error) error {

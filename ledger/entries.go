@@ -3,6 +3,7 @@ package ledger
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tally-dice/tally/db"
@@ -75,6 +76,21 @@ func (a Account) String() string {
 		return "player:" + a.Player.String()
 	}
 	return a.Kind
+}
+
+// ParseAccount reads what String writes: "player:7", "pot" or "world".
+func ParseAccount(s string) (Account, error) {
+	switch {
+	case s == db.AccountPot || s == db.AccountWorld:
+		return Account{Kind: s}, nil
+	case strings.HasPrefix(s, "player:"):
+		id := strings.TrimPrefix(s, "player:")
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err == nil && n >= 1 && game.PlayerID(n).String() == id {
+			return PlayerAccount(game.PlayerID(n)), nil
+		}
+	}
+	return Account{}, fmt.Errorf("account %q: want player:<id>, pot or world", s)
 }
 
 // Line is one posting of an entry: an amount added to (or, negative, taken

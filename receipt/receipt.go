@@ -27,13 +27,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
-	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/ledger"
 )
 
@@ -223,7 +221,7 @@ func check(r Receipt) error {
 	}
 	ids := map[string]int64{}
 	id := func(account string) (int64, ledger.Account, error) {
-		a, err := parseAccount(account)
+		a, err := ledger.ParseAccount(account)
 		if _, ok := ids[account]; !ok {
 			ids[account] = int64(len(ids) + 1)
 		}
@@ -256,19 +254,4 @@ func check(r Receipt) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
 	}
 	return nil
-}
-
-// parseAccount reads "player:7", "pot" or "world".
-func parseAccount(s string) (ledger.Account, error) {
-	switch {
-	case s == db.AccountPot || s == db.AccountWorld:
-		return ledger.Account{Kind: s}, nil
-	case strings.HasPrefix(s, "player:"):
-		n, err := strconv.ParseInt(strings.TrimPrefix(s, "player:"), 10, 64)
-		if err != nil || n < 1 || game.PlayerID(n).String() != strings.TrimPrefix(s, "player:") {
-			return ledger.Account{}, fmt.Errorf("account %q", s)
-		}
-		return ledger.Account{Kind: db.AccountPlayer, Player: game.PlayerID(n)}, nil
-	}
-	return ledger.Account{}, fmt.Errorf("account %q", s)
 }

@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
-	"github.com/tally-dice/tally/ledger"
 )
 
 // EventView is one audit-log event as the caller may read it.
@@ -122,67 +120,6 @@ func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
 		}
 	}
 	return sealed, nil
-}
-
-// auditRound checks a replayed round's recorded turns and, once settled,
-// its journal postings against the replay.
-func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry) RoundAudit {
-	ra := RoundAudit{Number: pr.row.Number, OK: true}
-	if err := checkTurns(pr, turns); err != nil {
-		return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
-	}
-	if pr.row.Status == db.RoundOpen {
-		ra.Detail = "being played"
-		return ra
-	}
-	res, _ := pr.round.Result() // the replay checked a settled round is over
-	money := res.Settlement
-	if pr.gameResult != nil {
-		money = pr.gameResult.Settlement
-	}
-	for _, j := range journal {
-		if j.Kind == string(ledger.KindRoundSettle) && j.Round == pr.row.Number {
-			if err := ledger.RoundSettlement(pr.row.Number, money, "").Matches(j.Postings); err != nil {
-				return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
-			}
-			return ra
-		}
-	}
-	return RoundAudit{Number: pr.row.Number, Detail: "no settlement in the journal"}
-}
-
-// checkTurns compares the turns recorded as they ended with the replay:
-// the same players, in play order, with the same outcomes.
-func checkTurns(pr *playedRound, turns []db.Turn) error {
-	players := pr.round.State().Players
-	done := 0
-	for _, ps := range players {
-		if ps.Status == game.StatusDone {
-			done++
-		}
-	}
-	if len(turns) != done {
-		return fmt.Errorf("%d turns recorded, the replay finishes %d", len(turns), done)
-	}
-	for _, t := range turns {
-		if t.Seq < 1 || t.Seq > len(players) || players[t.Seq-1].Player != t.Player {
-			return fmt.Errorf("turn %d is recorded for player %d, who does not throw there", t.Seq, t.Player)
-		}
-		want := db.TurnOf(t.Round, t.Seq, t.Player, players[t.Seq-1].Outcome)
-		if !reflect.DeepEqual(normalize(t), normalize(want)) {
-			return fmt.Errorf("player %d's recorded turn differs from the replayed rolls", t.Player)
-		}
-	}
-	return nil
-}
-
-// normalize round-trips a value through JSON so that nil and empty lists
-// compare equal.
-func normalize(v any) any {
-	raw, _ := json.Marshal(v)
-	var out any
-	_ = json.Unmarshal(raw, &out)
-	return out
 }
 
 // hasNonce reports whether a round.action payload carries a nonce.

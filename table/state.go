@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -235,4 +236,13 @@ func (st *tableState) gameUnderway() error {
 		return nil
 	}
 	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)
+}
+
+// normalize round-trips a value through JSON so that nil and empty lists
+// compare equal.
+func normalize(v any) any {
+	raw, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(raw, &out)
+	return out
 }
