@@ -135,7 +135,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	au.witness(q.Witnessed)
 	au.table(now.Players)
 	au.actions(actions)
-	au.money(journal, now.Accounts)
+	au.money(journal, now.Accounts, now.Players)
 	st := &tableState{row: now.row, players: now.Players, accounts: now.Accounts}
 	resume := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
 	rep := au.report()
@@ -153,7 +153,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 func (s *Service) checkpointStands(row db.Table, cp db.Checkpoint, digest []byte, witnessed []chain.Head) bool {
 	if len(cp.Seal) == 0 || string(cp.Digest) != string(digest) ||
 		!seal.Valid(cp.Seal, s.keys.Checkpoint(row.ID, cp.Seq, cp.Hash, cp.Round, cp.Rows, cp.State, cp.Digest, cp.Report)) ||
-		row.Head.Seq != cp.Seq || string(row.Head.Hash) != string(cp.Hash) && row.Head.Seq > 0 ||
+		row.Head.Seq != cp.Seq || string(row.Head.Hash) != string(cp.Hash) ||
 		!seal.Valid(row.HeadSeal, s.keys.Head(row.ID, row.Head.Seq, row.Head.Hash)) {
 		return false
 	}
@@ -302,14 +302,11 @@ func (au *audit) witness(heads []chain.Head) {
 
 // money reconciles the journal with the log and the balances with the
 // postings.
-func (au *audit) money(journal []db.JournalEntry, accounts []db.Account) {
+func (au *audit) money(journal []db.JournalEntry, accounts []db.Account, players []db.Player) {
 	found := ledger.Reconcile(au.events, journal, accounts)
 	au.rep.JournalOK = len(found) == 0
 	au.problems = append(au.problems, found...)
-	var total int64
-	for _, a := range accounts {
-		total += a.Balance
-	}
+	total := ledger.Sheet(au.row.Currency, accounts, players).Total()
 	au.rep.BalancesOK = total == 0 && len(found) == 0
 	if total != 0 {
 		au.problem("the balances sum to %d, not 0", total)
