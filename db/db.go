@@ -87,7 +87,7 @@ const (
 // Unique keys whose collisions callers tell apart (ConflictOn).
 const (
 	KeyPlayerName  = "players_name_key"     // a name among the players still seated, ignoring case
-	KeyJoinCode    = "tables_join_code_key" // a join code
+	KeyJoinCode    = "join_codes_pkey"       // a join code
 	KeyIdempotency = "idempotency_keys_pkey"
 )
 

@@ -35,6 +35,20 @@ func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 	})
 }
 
+// IdempotencyKeyInsert queues storing a key's answer on its own (the keys
+// of tables being made; other writes store theirs with TableAppend).
+func (b *Batch) IdempotencyKeyInsert(k IdempotencyKey) {
+	body := k.Body
+	if body == nil {
+		body = []byte{}
+	}
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.IdempotencyKeyInsert(b.ctx, q, dbsqlc.IdempotencyKeyInsertParams{TableID: k.TableID, Scope: k.Scope,
+			Key: k.Key, RequestHash: k.RequestHash, ResponseStatus: int32(k.Status), ResponseBody: body,
+			ResponseContentType: k.ContentType})
+	})
+}
+
 // IdempotencyKeyExpire queues removing at most max stored answers older
 // than maxAge, oldest first; out is how many went.
 func (b *Batch) IdempotencyKeyExpire(maxAge time.Duration, max int, out *int64) {

@@ -200,8 +200,8 @@ func TestTablesAndPlayers(t *testing.T) {
 	}
 	var byCode, missing int64
 	var locked db.Table
-	b.TableIDByJoinCode("JOIN1", &byCode)
-	b.TableIDByJoinCode("NOPE11", &missing)
+	b.JoinCodeGet("JOIN1", &byCode)
+	b.JoinCodeGet("NOPE11", &missing)
 	b.TableGet(tbl.ID+1000, &locked)
 	must(t, pool, b)
 	if byCode != tbl.ID || missing != 0 || locked.ID != 0 {

@@ -82,15 +82,23 @@ type Append struct {
 
 // TableAppend queues writing, in one statement, a write's actions, finished
 // turns and audit events, the round it settles, the table's new head and
-// round count, its Idempotency-Key's answer (when Key.Key is set) and one
-// notification of the change. A round to write to that is missing, or to
-// settle that is not open, fails the statement (ErrNotFound); a key stored
-// meanwhile, ErrConflict.
+// round count and its Idempotency-Key's answer (when Key.Key is set); and,
+// in a second statement, one notification of the change (TableNotify). A
+// round to write to that is missing, or to settle that is not open, fails
+// the statement (ErrNotFound); a key stored meanwhile, ErrConflict.
+//
+// A key stored under another table than tableID (making a table: table 0)
+// is written by a statement of its own, so that every statement names one
+// table.
 func (b *Batch) TableAppend(tableID int64, a Append) {
-	p := dbsqlc.TableAppendParams{TableID: tableID, Channel: channel, Round: int32(a.Round), Settles: int32(a.Settles),
-		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds), KeyTable: a.Key.TableID, Scope: a.Key.Scope,
-		Key: a.Key.Key, RequestHash: a.Key.RequestHash, ResponseStatus: int32(a.Key.Status), ResponseBody: a.Key.Body,
-		ResponseContentType: a.Key.ContentType}
+	p := dbsqlc.TableAppendParams{TableID: tableID, Round: int32(a.Round), Settles: int32(a.Settles),
+		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds)}
+	if a.Key.Key != "" && a.Key.TableID != tableID {
+		b.IdempotencyKeyInsert(a.Key)
+	} else {
+		p.Scope, p.Key, p.RequestHash, p.ResponseStatus = a.Key.Scope, a.Key.Key, a.Key.RequestHash, int32(a.Key.Status)
+		p.ResponseBody, p.ResponseContentType = a.Key.Body, a.Key.ContentType
+	}
 	if p.ResponseBody == nil {
 		p.ResponseBody = []byte{}
 	}
@@ -125,10 +133,19 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.EventSeals = append(p.EventSeals, e.Seal)
 		p.CreatedAt = e.CreatedAt
 	}
+	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAppend(b.ctx, q, p) })
 	if n := len(a.Events); n > 0 {
 		last := a.Events[n-1]
-		p.Message = strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" +
-			hex.EncodeToString(last.Hash) + ":" + last.Kind
+		b.TableNotify(strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" +
+			hex.EncodeToString(last.Hash) + ":" + last.Kind)
 	}
-	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAppend(b.ctx, q, p) })
+}
+
+// TableNotify queues announcing a change (table:seq:hash:kind, which
+// parseNotice reads) to every listening process when the transaction
+// commits.
+func (b *Batch) TableNotify(message string) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.TableNotify(b.ctx, q, dbsqlc.TableNotifyParams{Channel: channel, Message: message})
+	})
 }

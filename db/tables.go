@@ -54,12 +54,17 @@ type NewTable struct {
 }
 
 // TableInsert queues making a table, with its pot and bank accounts, and
-// fills out with it. A join code already taken is ErrConflict.
+// its join code (JoinCodeInsert, a statement of its own: the code's lookup
+// is keyed by the code, not the table), and fills out with it. A join code
+// already taken is ErrConflict (KeyJoinCode).
 func (b *Batch) TableInsert(t NewTable, out *Table) {
 	rules, err := json.Marshal(t.Rules)
 	if err != nil {
 		panic(fmt.Sprintf("db: a ruleset always encodes: %v", err))
 	}
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.JoinCodeInsert(b.ctx, q, dbsqlc.JoinCodeInsertParams{Code: t.JoinCode, TableID: t.ID})
+	})
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.TableInsert(b.ctx, q, dbsqlc.TableInsertParams{ID: t.ID, Name: t.Name, Ruleset: rules,
 			Currency: t.Currency, JoinCode: t.JoinCode, HostTokenHash: t.HostTokenHash,
@@ -110,10 +115,10 @@ func (b *Batch) TableGet(id int64, out *Table) {
 	})
 }
 
-// TableIDByJoinCode queues finding the table a join code opens; 0 when none.
-func (b *Batch) TableIDByJoinCode(code string, out *int64) {
+// JoinCodeGet queues finding the table a join code opens; 0 when none.
+func (b *Batch) JoinCodeGet(code string, out *int64) {
 	b.queue(func(q dbsqlc.DBTX) error {
-		id, err := queries.TableIDByJoinCode(b.ctx, q, code)
+		id, err := queries.JoinCodeGet(b.ctx, q, code)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}

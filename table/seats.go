@@ -163,7 +163,7 @@ func (s *Service) tableOfCode(ctx context.Context, code string) (int64, error) {
 	defer conn.Release()
 	var id int64
 	b := db.NewBatch(ctx)
-	b.TableIDByJoinCode(norm, &id)
+	b.JoinCodeGet(norm, &id)
 	if err := b.Send(conn); err != nil {
 		return 0, serviceError(err)
 	}

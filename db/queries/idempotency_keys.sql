@@ -5,6 +5,13 @@ SELECT * FROM idempotency_keys
 WHERE table_id = @table_id AND scope = @scope AND key = @key
   AND created_at > now() - make_interval(secs => @max_age::float8);
 
+-- name: IdempotencyKeyInsert :exec
+-- IdempotencyKeyInsert stores the answer to a key on its own, for the one
+-- write whose key is not stored under the table it writes: making a table
+-- (table 0). Every other write stores its answer with TableAppend.
+INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
+VALUES (@table_id, @scope, @key, @request_hash, @response_status, @response_body, @response_content_type);
+
 -- name: IdempotencyKeyExpire :execrows
 -- IdempotencyKeyExpire removes at most max answers older than max_age
 -- seconds, oldest first. It is the one statement that spans every table

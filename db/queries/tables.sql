@@ -27,22 +27,20 @@ SELECT * FROM tables WHERE id = @id FOR UPDATE;
 -- so it cannot hold up the table's writers.
 SELECT t.* FROM tables t
 WHERE t.id = @id AND (t.host_token_hash = @token_hash OR t.audit_token_hash = @token_hash
-                      OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = @token_hash))
+                      OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = @id AND p.token_hash = @token_hash))
 FOR UPDATE OF t;
 
 -- name: TableGet :one
 SELECT * FROM tables WHERE id = @id;
 
--- name: TableIDByJoinCode :one
-SELECT id FROM tables WHERE join_code = @join_code;
-
 -- name: TableAppend :exec
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,
--- the round it settles, the table's new chain head (sealed) and round count, the
--- answer to its Idempotency-Key, and one notification of the change. The
--- statement fails (and the transaction with it) when the round it writes
--- to is missing or the round it settles is not open.
+-- the round it settles, the table's new chain head (sealed) and round
+-- count, and the answer to its Idempotency-Key. The statement fails (and
+-- the transaction with it) when the round it writes to is missing or the
+-- round it settles is not open. Every part names the one table, so that
+-- the statement runs on one shard when tables are distributed.
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
     SELECT @table_id, r.id, unnest(@action_seqs::int[]), unnest(@action_players::bigint[]), unnest(@action_kinds::text[]),
@@ -71,14 +69,20 @@ WITH actions AS (
     WHERE t.id = @table_id
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT @key_table::bigint, @scope::text, @key::text, @request_hash::bytea, @response_status::int,
+    SELECT @table_id, @scope::text, @key::text, @request_hash::bytea, @response_status::int,
            @response_body::bytea, @response_content_type::text
     WHERE @key::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action_seqs::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality(@turn_seqs::int[]), 0), 'turns of the round'),
-       tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
-       pg_notify(@channel::text, @message::text);
+       tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle');
+
+-- name: TableNotify :exec
+-- TableNotify announces a change to the tally processes listening (every
+-- instance's db.Listener), when the transaction commits. It reads no table,
+-- so with distributed tables it runs where the listeners are (the
+-- coordinator), not on the shard that holds the table.
+SELECT pg_notify(@channel::text, @message::text);
 
 -- name: TableClose :exec
 WITH closed AS (

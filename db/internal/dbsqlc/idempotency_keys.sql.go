@@ -71,6 +71,37 @@ func (q *Queries) IdempotencyKeyGet(ctx context.Context, db DBTX, arg Idempotenc
 	return i, err
 }
 
+const idempotencyKeyInsert = `-- name: IdempotencyKeyInsert :exec
+INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+`
+
+type IdempotencyKeyInsertParams struct {
+	TableID             int64
+	Scope               string
+	Key                 string
+	RequestHash         []byte
+	ResponseStatus      int32
+	ResponseBody        []byte
+	ResponseContentType string
+}
+
+// IdempotencyKeyInsert stores the answer to a key on its own, for the one
+// write whose key is not stored under the table it writes: making a table
+// (table 0). Every other write stores its answer with TableAppend.
+func (q *Queries) IdempotencyKeyInsert(ctx context.Context, db DBTX, arg IdempotencyKeyInsertParams) error {
+	_, err := db.Exec(ctx, idempotencyKeyInsert,
+		arg.TableID,
+		arg.Scope,
+		arg.Key,
+		arg.RequestHash,
+		arg.ResponseStatus,
+		arg.ResponseBody,
+		arg.ResponseContentType,
+	)
+	return err
+}
+
 const idempotencyKeyListAll = `-- name: IdempotencyKeyListAll :many
 SELECT table_id, scope, key FROM idempotency_keys ORDER BY table_id, scope, key
 `

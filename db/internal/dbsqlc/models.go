@@ -54,6 +54,11 @@ type IdempotencyKey struct {
 	TableID             int64
 }
 
+type JoinCode struct {
+	Code    string
+	TableID int64
+}
+
 type JournalTransaction struct {
 	ID        int64
 	TableID   int64

@@ -14,48 +14,45 @@ import (
 const tableAppend = `-- name: TableAppend :exec
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT $6, r.id, unnest($1::int[]), unnest($7::bigint[]), unnest($8::text[]),
-           unnest($9::text[])::int[], unnest($10::text[])::int[], unnest($11::text[]),
-           unnest($12::bigint[])
-    FROM rounds r WHERE r.table_id = $6 AND r.number = $13
+    SELECT $4, r.id, unnest($1::int[]), unnest($5::bigint[]), unnest($6::text[]),
+           unnest($7::text[])::int[], unnest($8::text[])::int[], unnest($9::text[]),
+           unnest($10::bigint[])
+    FROM rounds r WHERE r.table_id = $4 AND r.number = $11
     RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT $6, r.id, unnest($2::int[]), unnest($14::bigint[]), unnest($15::boolean[]),
-           unnest($16::int[]), unnest($17::text[])::int[], unnest($18::boolean[]),
-           unnest($19::boolean[])
-    FROM rounds r WHERE r.table_id = $6 AND r.number = $13
+    SELECT $4, r.id, unnest($2::int[]), unnest($12::bigint[]), unnest($13::boolean[]),
+           unnest($14::int[]), unnest($15::text[])::int[], unnest($16::boolean[]),
+           unnest($17::boolean[])
+    FROM rounds r WHERE r.table_id = $4 AND r.number = $11
     RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
-    WHERE s.table_id = $6 AND s.number = $3::int AND s.status = 'open'
+    WHERE s.table_id = $4 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT $6, unnest($20::bigint[]), unnest($21::text[]), unnest($22::text[])::jsonb,
-           $23, unnest($24::bytea[]), unnest($25::bytea[]), unnest($26::bytea[])
+    SELECT $4, unnest($18::bigint[]), unnest($19::text[]), unnest($20::text[])::jsonb,
+           $21, unnest($22::bytea[]), unnest($23::bytea[]), unnest($24::bytea[])
 ), head AS (
-    UPDATE tables AS t SET event_seq = $27::bigint, event_hash = $28::bytea, head_seal = $29::bytea,
-        rounds = $30::int
-    WHERE t.id = $6
+    UPDATE tables AS t SET event_seq = $25::bigint, event_hash = $26::bytea, head_seal = $27::bytea,
+        rounds = $28::int
+    WHERE t.id = $4
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT $31::bigint, $32::text, $33::text, $34::bytea, $35::int,
-           $36::bytea, $37::text
-    WHERE $33::text <> ''
+    SELECT $4, $29::text, $30::text, $31::bytea, $32::int,
+           $33::bytea, $34::text
+    WHERE $30::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
-       tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
-       pg_notify($4::text, $5::text)
+       tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle')
 `
 
 type TableAppendParams struct {
 	ActionSeqs          []int32
 	TurnSeqs            []int32
 	Settles             int32
-	Channel             string
-	Message             string
 	TableID             int64
 	ActionPlayers       []int64
 	ActionKinds         []string
@@ -81,7 +78,6 @@ type TableAppendParams struct {
 	HeadHash            []byte
 	HeadSeal            []byte
 	Rounds              int32
-	KeyTable            int64
 	Scope               string
 	Key                 string
 	RequestHash         []byte
@@ -92,17 +88,16 @@ type TableAppendParams struct {
 
 // TableAppend writes, in one statement, what a write adds to a table's
 // history: its rounds' new actions and finished turns, its audit events,
-// the round it settles, the table's new chain head (sealed) and round count, the
-// answer to its Idempotency-Key, and one notification of the change. The
-// statement fails (and the transaction with it) when the round it writes
-// to is missing or the round it settles is not open.
+// the round it settles, the table's new chain head (sealed) and round
+// count, and the answer to its Idempotency-Key. The statement fails (and
+// the transaction with it) when the round it writes to is missing or the
+// round it settles is not open. Every part names the one table, so that
+// the statement runs on one shard when tables are distributed.
 func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) error {
 	_, err := db.Exec(ctx, tableAppend,
 		arg.ActionSeqs,
 		arg.TurnSeqs,
 		arg.Settles,
-		arg.Channel,
-		arg.Message,
 		arg.TableID,
 		arg.ActionPlayers,
 		arg.ActionKinds,
@@ -128,7 +123,6 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.HeadHash,
 		arg.HeadSeal,
 		arg.Rounds,
-		arg.KeyTable,
 		arg.Scope,
 		arg.Key,
 		arg.RequestHash,
@@ -178,17 +172,6 @@ func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error
 		&i.LegacySeq,
 	)
 	return i, err
-}
-
-const tableIDByJoinCode = `-- name: TableIDByJoinCode :one
-SELECT id FROM tables WHERE join_code = $1
-`
-
-func (q *Queries) TableIDByJoinCode(ctx context.Context, db DBTX, joinCode string) (int64, error) {
-	row := db.QueryRow(ctx, tableIDByJoinCode, joinCode)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
 }
 
 const tableInsert = `-- name: TableInsert :one
@@ -300,7 +283,7 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 const tableLockAs = `-- name: TableLockAs :one
 SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal, t.legacy_seq FROM tables t
 WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
-                      OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = t.id AND p.token_hash = $2))
+                      OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = $1 AND p.token_hash = $2))
 FOR UPDATE OF t
 `
 
@@ -348,4 +331,22 @@ func (q *Queries) TableNextID(ctx context.Context, db DBTX) (int64, error) {
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const tableNotify = `-- name: TableNotify :exec
+SELECT pg_notify($1::text, $2::text)
+`
+
+type TableNotifyParams struct {
+	Channel string
+	Message string
+}
+
+// TableNotify announces a change to the tally processes listening (every
+// instance's db.Listener), when the transaction commits. It reads no table,
+// so with distributed tables it runs where the listeners are (the
+// coordinator), not on the shard that holds the table.
+func (q *Queries) TableNotify(ctx context.Context, db DBTX, arg TableNotifyParams) error {
+	_, err := db.Exec(ctx, tableNotify, arg.Channel, arg.Message)
+	return err
 }
