@@ -86,8 +86,8 @@ const (
 
 // Unique keys whose collisions callers tell apart (ConflictOn).
 const (
-	KeyPlayerName  = "players_name_key"     // a name among the players still seated, ignoring case
-	KeyJoinCode    = "join_codes_pkey"       // a join code
+	KeyPlayerName  = "players_name_key" // a name among the players still seated, ignoring case
+	KeyJoinCode    = "join_codes_pkey"  // a join code
 	KeyIdempotency = "idempotency_keys_pkey"
 )
 
