@@ -422,3 +422,14 @@ func latestMigration(t *testing.T) uint {
 // testSeal stands in for an event's seal, which the database requires and
 // only the service can make (package seal).
 var testSeal = make([]byte, 32)
+
+// TestDistributeNeedsCitus: `tallyd migrate up --citus` on plain
+// PostgreSQL says what is missing and changes nothing.
+func TestDistributeNeedsCitus(t *testing.T) {
+	t.Parallel()
+	dsn := dbtest.DSN(t)
+	done, err := db.Distribute(context.Background(), dbtest.OwnerDSN(t, dsn))
+	if !errors.Is(err, db.ErrNotCitus) || len(done) != 0 || !strings.Contains(err.Error(), "CREATE EXTENSION citus") {
+		t.Fatalf("Distribute on plain PostgreSQL: %v, %v", done, err)
+	}
+}

@@ -20,6 +20,9 @@ type config struct {
 	DataDir     string
 	DatabaseURL string
 	MigrateURL  string // the owner's connection, for migrations
+	// Citus says the database is a Citus coordinator: after migrating,
+	// Tally's tables are distributed by table id (docs/citus.md).
+	Citus bool
 	SecretFile  string
 	Secret      string // hex, from TALLY_SECRET only
 	MaxConns    int
@@ -69,6 +72,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
 	fs.StringVar(&c.MigrateURL, "migrate-database-url", env("TALLY_MIGRATE_DATABASE_URL", ""), "connection string of the schema's owner, for migrations; empty migrates as DATABASE_URL's role [TALLY_MIGRATE_DATABASE_URL]")
+	fs.BoolVar(&c.Citus, "citus", envBool("TALLY_CITUS", false), "the database is a Citus coordinator: after migrating, distribute Tally's tables by table id (docs/citus.md) [TALLY_CITUS]")
 	fs.StringVar(&c.SecretFile, "secret-file", env("TALLY_SECRET_FILE", ""), "file holding the master secret that seals history and signs receipts (hex), made on the first run; default secret.key in --data-dir; TALLY_SECRET (hex) wins over it [TALLY_SECRET_FILE]")
 	c.Secret = os.Getenv("TALLY_SECRET")
 	fs.IntVar(&c.MaxConns, "db-max-conns", envInt("TALLY_DB_MAX_CONNS", 0), "database connections at most; 0 takes pool_max_conns from the database URL, or 4 per CPU (at least 8) [TALLY_DB_MAX_CONNS]")
@@ -142,6 +146,13 @@ func env(name, def string) string {
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(env(name, "")); err == nil {
 		return v
+	}
+	return def
+}
+
+func envBool(name string, def bool) bool {
+	if b, err := strconv.ParseBool(env(name, "")); err == nil {
+		return b
 	}
 	return def
 }

@@ -35,6 +35,7 @@ type database struct {
 	dsn        string
 	owner      string
 	managed    bool
+	citus      bool // distribute the tables after migrating (--citus)
 	server     *pgserver.Server
 }
 
@@ -50,7 +51,10 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*database,
 		if owner == "" {
 			owner = cfg.DatabaseURL
 		}
-		return &database{dsn: cfg.DatabaseURL, owner: owner}, nil
+		return &database{dsn: cfg.DatabaseURL, owner: owner, citus: cfg.Citus}, nil
+	}
+	if cfg.Citus {
+		return nil, fmt.Errorf("--citus needs DATABASE_URL: the managed PostgreSQL has no Citus (docs/citus.md)")
 	}
 	dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "postgres"))
 	if err != nil {
@@ -90,6 +94,9 @@ func (d *database) migrate(ctx context.Context) (uint, error) {
 	// golang-migrate keeps PostgreSQL's error as text: insufficient_privilege.
 	if err != nil && strings.Contains(err.Error(), "SQLSTATE 42501") {
 		return version, fmt.Errorf("%w\nmigrations run as the schema's owner: set --migrate-database-url (TALLY_MIGRATE_DATABASE_URL) to its connection, or run `tallyd migrate up --database-url <owner's>` first", err)
+	}
+	if err == nil && d.citus {
+		_, err = db.Distribute(ctx, d.owner)
 	}
 	if err != nil || !d.managed {
 		return version, err

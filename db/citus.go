@@ -1,0 +1,92 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Distributed is a table of Tally's schema as Citus spreads it over its
+// nodes: by the value of Column, its rows kept on the same node as the rows
+// of ColocateWith with the same value.
+type Distributed struct {
+	Table        string
+	Column       string
+	ColocateWith string // "" starts a colocation group of its own
+}
+
+// Distribution is how Tally's tables are distributed on Citus: every row
+// belongs to one game table, so the table id is the distribution column
+// and all of a table's rows live on one shard; a join code, looked up
+// before its table is known, is distributed by the code. It is in the
+// order the tables are distributed (a table before the tables whose
+// foreign keys point at it).
+//
+// The routing check (package db/routing) holds every statement the app
+// runs to it: each statement pins the distribution column of every table
+// it touches to one value, so that it runs on one shard.
+var Distribution = []Distributed{
+	{Table: "tables", Column: "id"},
+	{Table: "players", Column: "table_id", ColocateWith: "tables"},
+	{Table: "accounts", Column: "table_id", ColocateWith: "tables"},
+	{Table: "rounds", Column: "table_id", ColocateWith: "tables"},
+	{Table: "round_actions", Column: "table_id", ColocateWith: "tables"},
+	{Table: "turns", Column: "table_id", ColocateWith: "tables"},
+	{Table: "events", Column: "table_id", ColocateWith: "tables"},
+	{Table: "journal_transactions", Column: "table_id", ColocateWith: "tables"},
+	{Table: "postings", Column: "table_id", ColocateWith: "tables"},
+	{Table: "idempotency_keys", Column: "table_id", ColocateWith: "tables"},
+	{Table: "audit_checkpoints", Column: "table_id", ColocateWith: "tables"},
+	{Table: "join_codes", Column: "code"},
+}
+
+// ErrNotCitus is Distribute's answer for a database without Citus.
+var ErrNotCitus = errors.New("not a Citus coordinator")
+
+// Distribute makes the migrated schema of the Citus coordinator at dsn
+// (connected as the schema's owner) distributed, as Distribution says. A
+// table distributed already is left as it is, so it can run after every
+// migration. It returns the tables it distributed now.
+func Distribute(ctx context.Context, dsn string) ([]string, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("distribute: %w", err)
+	}
+	defer conn.Close(context.Background())
+	var citus bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')").Scan(&citus); err != nil {
+		return nil, fmt.Errorf("distribute: %w", err)
+	}
+	if !citus {
+		return nil, fmt.Errorf("distribute: %w: the database has no citus extension (docs/citus.md: CREATE EXTENSION citus and add the workers first)", ErrNotCitus)
+	}
+	// Tally's append-only guards and its money's guards are triggers on the
+	// distributed tables; each reads only the row it fires for, or the
+	// transaction's own setting, and so never reaches another shard.
+	if _, err := conn.Exec(ctx, "SET citus.enable_unsafe_triggers = on"); err != nil {
+		return nil, fmt.Errorf("distribute: %w", err)
+	}
+	var done []string
+	for _, d := range Distribution {
+		var already bool
+		if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass)",
+			"public."+d.Table).Scan(&already); err != nil {
+			return done, fmt.Errorf("distribute %s: %w", d.Table, err)
+		}
+		if already {
+			continue
+		}
+		colocate := d.ColocateWith
+		if colocate == "" {
+			colocate = "none"
+		}
+		if _, err := conn.Exec(ctx, "SELECT create_distributed_table($1, $2, colocate_with => $3)",
+			"public."+d.Table, d.Column, colocate); err != nil {
+			return done, fmt.Errorf("distribute %s by %s: %w", d.Table, d.Column, err)
+		}
+		done = append(done, d.Table)
+	}
+	return done, nil
+}
