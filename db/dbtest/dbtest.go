@@ -98,9 +98,13 @@ func DSN(t testing.TB) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	name := "tally_test_" + randomSuffix()
-	sql := fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", pgx.Identifier{name}.Sanitize(), pgx.Identifier{e.template}.Sanitize())
-	if _, err := e.admin.Exec(ctx, sql); err != nil {
-		t.Fatalf("dbtest: create test database: %v", err)
+	if citusMode() {
+		citusDatabase(t, e, name)
+	} else {
+		sql := fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", pgx.Identifier{name}.Sanitize(), pgx.Identifier{e.template}.Sanitize())
+		if _, err := e.admin.Exec(ctx, sql); err != nil {
+			t.Fatalf("dbtest: create test database: %v", err)
+		}
 	}
 	// A database's own privileges are not cloned with its template:
 	// migration 4's refusal of temporary tables is made again.
@@ -108,14 +112,16 @@ func DSN(t testing.TB) string {
 	if _, err := e.admin.Exec(ctx, revoke); err != nil {
 		t.Fatalf("dbtest: %s: %v", revoke, err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		drop := fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{name}.Sanitize())
-		if _, err := e.admin.Exec(ctx, drop); err != nil {
-			t.Errorf("dbtest: drop test database %s: %v", name, err)
-		}
-	})
+	if !citusMode() { // citusDatabase drops its own on every node
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			drop := fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{name}.Sanitize())
+			if _, err := e.admin.Exec(ctx, drop); err != nil {
+				t.Errorf("dbtest: drop test database %s: %v", name, err)
+			}
+		})
+	}
 	dsn, err := pgserver.WithDatabase(e.adminDSN, name)
 	if err == nil {
 		dsn, err = pgserver.WithUser(dsn, runtimeRole, runtimeRole)
@@ -179,6 +185,9 @@ func setup() (*env, error) {
 		return nil, fmt.Errorf("connect to %s: %w", pgserver.Redact(e.adminDSN), err)
 	}
 	e.admin = admin
+	if citusMode() {
+		return e, nil // no template: citusDatabase migrates each test's own
+	}
 	if e.template, err = ensureTemplate(ctx, admin, e.adminDSN); err != nil {
 		e.close()
 		return nil, err
