@@ -25,10 +25,16 @@ import (
 // cloned: every test migrates its own, which takes seconds. docs/citus.md
 // says how to run the suites this way.
 
+// Citus reports whether the tests run on a Citus cluster (TEST_CITUS).
+func Citus() bool { return citusMode() }
+
 // citusMode reports whether the tests run on a Citus cluster.
 func citusMode() bool {
-	on, _ := strconv.ParseBool(os.Getenv("TEST_CITUS"))
-	return on
+	switch strings.ToLower(os.Getenv("TEST_CITUS")) {
+	case "on", "1", "true", "yes":
+		return true
+	}
+	return false
 }
 
 // worker is a Citus worker as the coordinator names it.
