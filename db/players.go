@@ -41,6 +41,9 @@ func (b *Batch) PlayerInsert(tableID int64, p NewPlayer, out *Player) {
 		}
 		return toPlayer(dbsqlc.Player(row), out)
 	})
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.PlayerAccountInsert(b.ctx, q, dbsqlc.PlayerAccountInsertParams{TableID: tableID, Seat: int32(p.Seat)})
+	})
 }
 
 // PlayerList queues reading a table's players by seat, those who left

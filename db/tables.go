@@ -74,6 +74,7 @@ func (b *Batch) TableInsert(t NewTable, out *Table) {
 		}
 		return toTable(dbsqlc.Table(row), out)
 	})
+	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAccountsInsert(b.ctx, q, t.ID) })
 }
 
 // TableNextID queues taking the id of a table about to be made.

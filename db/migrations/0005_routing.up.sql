@@ -19,3 +19,20 @@ ALTER TABLE tables DROP CONSTRAINT tables_join_code_key;
 -- still open).
 REVOKE ALL ON join_codes FROM PUBLIC;
 GRANT SELECT, INSERT ON join_codes TO tally_runtime;
+
+-- A new account opens empty. The runtime role could insert an account's
+-- id, kind and player but not its balance (a column privilege); Citus
+-- sends a shard every column of the row it inserts, defaults included, so
+-- the rule is a row's own check instead: an account is inserted with a
+-- balance of 0, and its balance moves only by tally_journal_post.
+GRANT INSERT ON accounts TO tally_runtime;
+CREATE FUNCTION tally_accounts_open_empty() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.balance <> 0 THEN
+        RAISE EXCEPTION 'account of table % opens with a balance of %: accounts open empty, and balances move only with postings (tally_journal_post)',
+            NEW.table_id, NEW.balance USING ERRCODE = 'TL001';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER accounts_open_empty BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION tally_accounts_open_empty();

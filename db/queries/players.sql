@@ -1,13 +1,16 @@
 -- name: PlayerInsert :one
--- PlayerInsert seats a player and opens their account.
-WITH p AS (
-    INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
-    VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END)
-    RETURNING *
-), account AS (
-    INSERT INTO accounts (table_id, kind, player_id) SELECT p.table_id, 'player', p.id FROM p
-)
-SELECT * FROM p;
+-- PlayerInsert seats a player (PlayerAccountInsert opens their account).
+INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
+VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END)
+RETURNING *;
+
+-- name: PlayerAccountInsert :exec
+-- PlayerAccountInsert opens the account of the player PlayerInsert has
+-- just seated in that seat. It reads the player from the same table's
+-- rows, so that the statement runs where they are (one shard).
+INSERT INTO accounts (table_id, kind, player_id)
+SELECT p.table_id, 'player', p.id FROM players p
+WHERE p.table_id = @table_id AND p.seat = @seat AND p.left_at IS NULL;
 
 -- name: PlayerList :many
 SELECT * FROM players WHERE table_id = @table_id ORDER BY seat, id;

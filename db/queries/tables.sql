@@ -4,18 +4,18 @@
 SELECT nextval(pg_get_serial_sequence('tables', 'id'))::bigint AS id;
 
 -- name: TableInsert :one
--- TableInsert makes a table, under an id from TableNextID, with its pot and
--- its bank (the world account).
-WITH t AS (
-    INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
-    OVERRIDING SYSTEM VALUE
-    VALUES (@id, @name, @ruleset, @currency, @join_code, @host_token_hash, @audit_token_hash, @no_overdraft)
-    RETURNING *
-), house AS (
-    INSERT INTO accounts (table_id, kind)
-    SELECT t.id, k.kind FROM t, (VALUES ('pot'), ('world')) AS k (kind)
-)
-SELECT * FROM t;
+-- TableInsert makes a table, under an id from TableNextID
+-- (TableAccountsInsert opens its pot and its bank, JoinCodeInsert its
+-- code).
+INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
+OVERRIDING SYSTEM VALUE
+VALUES (@id, @name, @ruleset, @currency, @join_code, @host_token_hash, @audit_token_hash, @no_overdraft)
+RETURNING *;
+
+-- name: TableAccountsInsert :exec
+-- TableAccountsInsert opens a new table's pot and its bank (the world
+-- account).
+INSERT INTO accounts (table_id, kind) VALUES (@table_id, 'pot'), (@table_id, 'world');
 
 -- name: TableLock :one
 SELECT * FROM tables WHERE id = @id FOR UPDATE;
@@ -43,14 +43,14 @@ SELECT * FROM tables WHERE id = @id;
 -- the statement runs on one shard when tables are distributed.
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT @table_id, r.id, unnest(@action_seqs::int[]), unnest(@action_players::bigint[]), unnest(@action_kinds::text[]),
+    SELECT r.table_id, r.id, unnest(@action_seqs::int[]), unnest(@action_players::bigint[]), unnest(@action_kinds::text[]),
            unnest(@action_dice::text[])::int[], unnest(@action_rethrows::text[])::int[], unnest(@action_paths::text[]),
            unnest(@action_events::bigint[])
     FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
     RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT @table_id, r.id, unnest(@turn_seqs::int[]), unnest(@turn_players::bigint[]), unnest(@turn_qualified::boolean[]),
+    SELECT r.table_id, r.id, unnest(@turn_seqs::int[]), unnest(@turn_players::bigint[]), unnest(@turn_qualified::boolean[]),
            unnest(@turn_scores::int[]), unnest(@turn_cargo::text[])::int[], unnest(@turn_automatic::boolean[]),
            unnest(@turn_stood::boolean[])
     FROM rounds r WHERE r.table_id = @table_id AND r.number = @round

@@ -7,8 +7,26 @@ package dbsqlc
 
 import (
 	"context"
-	"time"
 )
+
+const playerAccountInsert = `-- name: PlayerAccountInsert :exec
+INSERT INTO accounts (table_id, kind, player_id)
+SELECT p.table_id, 'player', p.id FROM players p
+WHERE p.table_id = $1 AND p.seat = $2 AND p.left_at IS NULL
+`
+
+type PlayerAccountInsertParams struct {
+	TableID int64
+	Seat    int32
+}
+
+// PlayerAccountInsert opens the account of the player PlayerInsert has
+// just seated in that seat. It reads the player from the same table's
+// rows, so that the statement runs where they are (one shard).
+func (q *Queries) PlayerAccountInsert(ctx context.Context, db DBTX, arg PlayerAccountInsertParams) error {
+	_, err := db.Exec(ctx, playerAccountInsert, arg.TableID, arg.Seat)
+	return err
+}
 
 const playerClaim = `-- name: PlayerClaim :exec
 WITH claimed AS (
@@ -31,14 +49,9 @@ func (q *Queries) PlayerClaim(ctx context.Context, db DBTX, arg PlayerClaimParam
 }
 
 const playerInsert = `-- name: PlayerInsert :one
-WITH p AS (
-    INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
-    VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)
-    RETURNING id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at
-), account AS (
-    INSERT INTO accounts (table_id, kind, player_id) SELECT p.table_id, 'player', p.id FROM p
-)
-SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at FROM p
+INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
+VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)
+RETURNING id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at
 `
 
 type PlayerInsertParams struct {
@@ -49,19 +62,8 @@ type PlayerInsertParams struct {
 	Claimed   bool
 }
 
-type PlayerInsertRow struct {
-	ID        int64
-	TableID   int64
-	Name      string
-	Seat      int32
-	TokenHash []byte
-	JoinedAt  time.Time
-	LeftAt    *time.Time
-	ClaimedAt *time.Time
-}
-
-// PlayerInsert seats a player and opens their account.
-func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertParams) (PlayerInsertRow, error) {
+// PlayerInsert seats a player (PlayerAccountInsert opens their account).
+func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertParams) (Player, error) {
 	row := db.QueryRow(ctx, playerInsert,
 		arg.TableID,
 		arg.Name,
@@ -69,7 +71,7 @@ func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertPar
 		arg.TokenHash,
 		arg.Claimed,
 	)
-	var i PlayerInsertRow
+	var i Player
 	err := row.Scan(
 		&i.ID,
 		&i.TableID,

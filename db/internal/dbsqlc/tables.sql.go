@@ -11,36 +11,47 @@ import (
 	"time"
 )
 
+const tableAccountsInsert = `-- name: TableAccountsInsert :exec
+INSERT INTO accounts (table_id, kind) VALUES ($1, 'pot'), ($1, 'world')
+`
+
+// TableAccountsInsert opens a new table's pot and its bank (the world
+// account).
+func (q *Queries) TableAccountsInsert(ctx context.Context, db DBTX, tableID int64) error {
+	_, err := db.Exec(ctx, tableAccountsInsert, tableID)
+	return err
+}
+
 const tableAppend = `-- name: TableAppend :exec
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT $4, r.id, unnest($1::int[]), unnest($5::bigint[]), unnest($6::text[]),
-           unnest($7::text[])::int[], unnest($8::text[])::int[], unnest($9::text[]),
-           unnest($10::bigint[])
-    FROM rounds r WHERE r.table_id = $4 AND r.number = $11
+    SELECT r.table_id, r.id, unnest($1::int[]), unnest($4::bigint[]), unnest($5::text[]),
+           unnest($6::text[])::int[], unnest($7::text[])::int[], unnest($8::text[]),
+           unnest($9::bigint[])
+    FROM rounds r WHERE r.table_id = $10 AND r.number = $11
     RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT $4, r.id, unnest($2::int[]), unnest($12::bigint[]), unnest($13::boolean[]),
+    SELECT r.table_id, r.id, unnest($2::int[]), unnest($12::bigint[]), unnest($13::boolean[]),
            unnest($14::int[]), unnest($15::text[])::int[], unnest($16::boolean[]),
            unnest($17::boolean[])
-    FROM rounds r WHERE r.table_id = $4 AND r.number = $11
+    FROM rounds r WHERE r.table_id = $10 AND r.number = $11
     RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
-    WHERE s.table_id = $4 AND s.number = $3::int AND s.status = 'open'
+    WHERE s.table_id = $10 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT $4, unnest($18::bigint[]), unnest($19::text[]), unnest($20::text[])::jsonb,
+    SELECT $10, unnest($18::bigint[]), unnest($19::text[]), unnest($20::text[])::jsonb,
            $21, unnest($22::bytea[]), unnest($23::bytea[]), unnest($24::bytea[])
 ), head AS (
     UPDATE tables AS t SET event_seq = $25::bigint, event_hash = $26::bytea, head_seal = $27::bytea,
         rounds = $28::int
-    WHERE t.id = $4
+    WHERE t.id = $10
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT $4, $29::text, $30::text, $31::bytea, $32::int,
+    SELECT $10, $29::text, $30::text, $31::bytea, $32::int,
            $33::bytea, $34::text
     WHERE $30::text <> ''
 )
@@ -53,13 +64,13 @@ type TableAppendParams struct {
 	ActionSeqs          []int32
 	TurnSeqs            []int32
 	Settles             int32
-	TableID             int64
 	ActionPlayers       []int64
 	ActionKinds         []string
 	ActionDice          []string
 	ActionRethrows      []string
 	ActionPaths         []string
 	ActionEvents        []int64
+	TableID             int64
 	Round               int32
 	TurnPlayers         []int64
 	TurnQualified       []bool
@@ -98,13 +109,13 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.ActionSeqs,
 		arg.TurnSeqs,
 		arg.Settles,
-		arg.TableID,
 		arg.ActionPlayers,
 		arg.ActionKinds,
 		arg.ActionDice,
 		arg.ActionRethrows,
 		arg.ActionPaths,
 		arg.ActionEvents,
+		arg.TableID,
 		arg.Round,
 		arg.TurnPlayers,
 		arg.TurnQualified,
@@ -175,16 +186,10 @@ func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error
 }
 
 const tableInsert = `-- name: TableInsert :one
-WITH t AS (
-    INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
-    OVERRIDING SYSTEM VALUE
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-    RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq
-), house AS (
-    INSERT INTO accounts (table_id, kind)
-    SELECT t.id, k.kind FROM t, (VALUES ('pot'), ('world')) AS k (kind)
-)
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq FROM t
+INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
+OVERRIDING SYSTEM VALUE
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq
 `
 
 type TableInsertParams struct {
@@ -198,28 +203,10 @@ type TableInsertParams struct {
 	NoOverdraft    bool
 }
 
-type TableInsertRow struct {
-	ID             int64
-	Name           string
-	Ruleset        json.RawMessage
-	Currency       string
-	JoinCode       string
-	HostTokenHash  []byte
-	AuditTokenHash []byte
-	NoOverdraft    bool
-	Status         string
-	CreatedAt      time.Time
-	ClosedAt       *time.Time
-	EventSeq       int64
-	EventHash      []byte
-	Rounds         int32
-	HeadSeal       []byte
-	LegacySeq      int64
-}
-
-// TableInsert makes a table, under an id from TableNextID, with its pot and
-// its bank (the world account).
-func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParams) (TableInsertRow, error) {
+// TableInsert makes a table, under an id from TableNextID
+// (TableAccountsInsert opens its pot and its bank, JoinCodeInsert its
+// code).
+func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParams) (Table, error) {
 	row := db.QueryRow(ctx, tableInsert,
 		arg.ID,
 		arg.Name,
@@ -230,7 +217,7 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		arg.AuditTokenHash,
 		arg.NoOverdraft,
 	)
-	var i TableInsertRow
+	var i Table
 	err := row.Scan(
 		&i.ID,
 		&i.Name,
