@@ -42,6 +42,21 @@ var Distribution = []Distributed{
 	{Table: "join_codes", Column: "code"},
 }
 
+// DistributedFunctions are the functions that write a table's money or
+// seals, as Citus runs them: on the node that holds the table's shard (the
+// distribution argument is the table id), delegated by the coordinator even
+// inside a transaction (force_delegation), over the connection the
+// transaction already holds there. Run on the coordinator instead, a
+// SECURITY DEFINER function would reach the shard over a connection of its
+// owner's, which would not see the rows the transaction wrote (the round a
+// payout names), and its guard setting (tally.posting) would not reach the
+// shard's triggers.
+var DistributedFunctions = []string{
+	"tally_journal_post(bigint, text, int, text, jsonb, bigint, bigint[], bigint[])",
+	"tally_seal_events(bigint, bigint[], bytea[])",
+	"tally_seal_head(bigint, bigint, bytea)",
+}
+
 // ErrNotCitus is Distribute's answer for a database without Citus.
 var ErrNotCitus = errors.New("not a Citus coordinator")
 
@@ -88,5 +103,33 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 		}
 		done = append(done, d.Table)
 	}
+	for _, f := range DistributedFunctions {
+		if _, err := conn.Exec(ctx, "SELECT create_distributed_function($1, 'p_table', colocate_with => 'tables', force_delegation => true)",
+			"public."+f); err != nil {
+			return done, fmt.Errorf("distribute %s: %w", f, err)
+		}
+	}
 	return done, nil
+}
+
+// ErrDistributedDown refuses migrating a distributed schema down.
+var ErrDistributedDown = errors.New("the tables are distributed (Citus): migrations do not go down; restore a backup of the version you want")
+
+// distributed reports whether the database at dsn has Tally's tables
+// distributed by Citus.
+func distributed(ctx context.Context, dsn string) (bool, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close(context.Background())
+	var citus bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')").Scan(&citus); err != nil || !citus {
+		return false, err
+	}
+	// Citus cannot make a table with an identity column local again
+	// (undistribute_table), and older constraints (a join code unique in
+	// the table row) cannot hold on distributed tables.
+	err = conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('public.tables'))").Scan(&citus)
+	return citus, err
 }

@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -95,9 +96,30 @@ const (
 func ConflictOn(err error) string {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == codeUniqueViolation {
-		return pgErr.ConstraintName
+		name := pgErr.ConstraintName
+		if name == "" { // Citus passes a shard's message on, not its fields
+			if _, after, ok := strings.Cut(pgErr.Message, `unique constraint "`); ok {
+				name, _, _ = strings.Cut(after, `"`)
+			}
+		}
+		return unsharded(name)
 	}
 	return ""
+}
+
+// unsharded is a constraint's name as the schema names it: Citus names a
+// shard's copy after it with the shard's number (join_codes_pkey_102364).
+func unsharded(name string) string {
+	i := strings.LastIndexByte(name, '_')
+	if i < 0 || i == len(name)-1 {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return name[:i]
 }
 
 // DiskFull reports whether err is PostgreSQL refusing work for lack of disk

@@ -85,6 +85,10 @@ func TestMigrateUpDownUp(t *testing.T) {
 	if v, err := db.Migrate(ctx, dsn, "up"); err != nil || v != latest {
 		t.Fatalf("up with nothing to do: version %d err %v", v, err)
 	}
+	if dbtest.Citus() {
+		refusedDownOnCitus(t, dsn, latest)
+		return
+	}
 	if v, err := db.Migrate(ctx, dsn, "down"); err != nil || v != 0 {
 		t.Fatalf("down: version %d err %v", v, err)
 	}
@@ -104,6 +108,23 @@ func TestMigrateUpDownUp(t *testing.T) {
 	newTable(t, pool, "AGAIN")
 	if _, err := db.Migrate(ctx, dsn, "sideways"); err == nil {
 		t.Fatal("unknown direction accepted")
+	}
+}
+
+// refusedDownOnCitus: on Citus, migrations do not go down (a distributed
+// table cannot take back older constraints, nor be made local with its
+// identity columns); the refusal changes nothing.
+func refusedDownOnCitus(t *testing.T, dsn string, latest uint) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := db.Migrate(ctx, dsn, "down"); !errors.Is(err, db.ErrDistributedDown) {
+		t.Fatalf("down on Citus: %v", err)
+	}
+	if err := db.MigrateTo(ctx, dsn, 2); !errors.Is(err, db.ErrDistributedDown) {
+		t.Fatalf("to version 2 on Citus: %v", err)
+	}
+	if v, dirty, err := db.MigrationVersion(ctx, dsn); err != nil || dirty || v != latest {
+		t.Fatalf("after the refusals: version %d dirty %v err %v, want %d", v, dirty, err, latest)
 	}
 }
 
@@ -128,6 +149,10 @@ func TestMigrateDownRefusesWithRounds(t *testing.T) {
 		Game: game.GameState{Seats: []game.PlayerID{p.ID}, Totals: []int64{0}}})
 	must(t, pool, b)
 
+	if dbtest.Citus() {
+		refusedDownOnCitus(t, dsn, latest)
+		return
+	}
 	_, err = db.Migrate(ctx, dsn, "down")
 	if err == nil || !strings.Contains(err.Error(), "cannot be reverted with rounds stored") {
 		t.Fatalf("down with a round stored: %v", err)

@@ -39,7 +39,10 @@ func Migrate(ctx context.Context, dsn, direction string) (uint, error) {
 	case "up":
 		err = m.Up()
 	case "down":
-		err = refused(m, m.Down)
+		err = refusedDistributed(ctx, dsn)
+		if err == nil {
+			err = refused(m, m.Down)
+		}
 	default:
 		return 0, fmt.Errorf("%w: unknown direction %q (want up or down)", ErrMigrate, direction)
 	}
@@ -59,6 +62,11 @@ func MigrateTo(ctx context.Context, dsn string, version uint) error {
 	defer closeAll()
 	stop := context.AfterFunc(ctx, func() { m.GracefulStop <- true })
 	defer stop()
+	if now, _, err := m.Version(); err == nil && version < now {
+		if err := refusedDistributed(ctx, dsn); err != nil {
+			return fmt.Errorf("%w to version %d: %w", ErrMigrate, version, err)
+		}
+	}
 	if err := refused(m, func() error { return m.Migrate(version) }); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return fmt.Errorf("%w to version %d: %w", ErrMigrate, version, err)
 	}
@@ -112,6 +120,15 @@ func refused(m *migrate.Migrate, run func() error) error {
 		return fmt.Errorf("%s (and putting the version back failed: %w)", pgErr.Message, errors.Join(verr, ferr))
 	}
 	return errors.New(pgErr.Message)
+}
+
+// refusedDistributed is ErrDistributedDown on a distributed schema.
+func refusedDistributed(ctx context.Context, dsn string) error {
+	on, err := distributed(ctx, dsn)
+	if err == nil && on {
+		err = ErrDistributedDown
+	}
+	return err
 }
 
 // nextVersion is the first migration's version after v.

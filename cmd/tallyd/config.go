@@ -22,16 +22,16 @@ type config struct {
 	MigrateURL  string // the owner's connection, for migrations
 	// Citus says the database is a Citus coordinator: after migrating,
 	// Tally's tables are distributed by table id (docs/citus.md).
-	Citus bool
-	SecretFile  string
-	Secret      string // hex, from TALLY_SECRET only
-	MaxConns    int
-	MinFreeMB   int
-	DebugAddr   string
-	LogLevel    slog.Level
-	LogFormat   string
-	Shutdown    time.Duration
-	BaseURL     string
+	Citus      bool
+	SecretFile string
+	Secret     string // hex, from TALLY_SECRET only
+	MaxConns   int
+	MinFreeMB  int
+	DebugAddr  string
+	LogLevel   slog.Level
+	LogFormat  string
+	Shutdown   time.Duration
+	BaseURL    string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed; none by default.
 	TrustedProxies []netip.Prefix

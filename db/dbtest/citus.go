@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,6 +124,10 @@ func citusDatabase(t testing.TB, e *env, name string) {
 	if err := execOn(ctx, coordinator, stmts...); err != nil {
 		t.Fatalf("dbtest: add the workers to %s: %v", name, err)
 	}
+	// Migrations grant to the server's roles, which Citus syncs to every
+	// node: two at once fail (tuple concurrently updated).
+	citusMu.Lock()
+	defer citusMu.Unlock()
 	if _, err := db.Migrate(ctx, coordinator, "up"); err != nil {
 		t.Fatalf("dbtest: migrate %s: %v", name, err)
 	}
@@ -133,6 +138,9 @@ func citusDatabase(t testing.TB, e *env, name string) {
 		t.Fatalf("dbtest: %v", err)
 	}
 }
+
+// citusMu lets one test at a time migrate its database.
+var citusMu sync.Mutex
 
 // execOn runs statements on a connection of their own to dsn.
 func execOn(ctx context.Context, dsn string, stmts ...string) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -68,8 +69,21 @@ func ensureTemplate(ctx context.Context, admin *pgxpool.Pool, adminDSN string) (
 // its group; under the template's lock, so test processes sharing a server
 // never make it twice at once.
 func runtimeLogin(ctx context.Context, dsn string) error {
+	// Tests in parallel on Citus each make their role (after their own
+	// migration): roles are the server's, so one at a time, once.
+	loginMu.Lock()
+	defer loginMu.Unlock()
+	if loginMade {
+		return nil
+	}
 	if err := db.EnsureRuntimeLogin(ctx, dsn, runtimeRole, runtimeRole); err != nil {
 		return fmt.Errorf("%w: %w", errTemplate, err)
 	}
+	loginMade = true
 	return nil
 }
+
+var (
+	loginMu   sync.Mutex
+	loginMade bool
+)

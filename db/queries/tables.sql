@@ -39,21 +39,29 @@ SELECT * FROM tables WHERE id = @id;
 -- the round it settles, the table's new chain head (sealed) and round
 -- count, and the answer to its Idempotency-Key. The statement fails (and
 -- the transaction with it) when the round it writes to is missing or the
--- round it settles is not open. Every part names the one table, so that
--- the statement runs on one shard when tables are distributed.
+-- round it settles is not open. Every part names the one table, and each
+-- insert takes its table id from a row of that table (the round, the
+-- table row), so that on Citus each part runs on the table's shard as it
+-- is written (an INSERT ... SELECT from a row of the same table).
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT r.table_id, r.id, unnest(@action_seqs::int[]), unnest(@action_players::bigint[]), unnest(@action_kinds::text[]),
-           unnest(@action_dice::text[])::int[], unnest(@action_rethrows::text[])::int[], unnest(@action_paths::text[]),
-           unnest(@action_events::bigint[])
-    FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
+    SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event
+    FROM rounds r,
+         (SELECT unnest(@action_seqs::int[]) AS seq, unnest(@action_players::bigint[]) AS player,
+                 unnest(@action_kinds::text[]) AS kind, unnest(@action_dice::text[]) AS dice,
+                 unnest(@action_rethrows::text[]) AS rethrow, unnest(@action_paths::text[]) AS path,
+                 unnest(@action_events::bigint[]) AS event) a
+    WHERE r.table_id = @table_id AND r.number = @round
     RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT r.table_id, r.id, unnest(@turn_seqs::int[]), unnest(@turn_players::bigint[]), unnest(@turn_qualified::boolean[]),
-           unnest(@turn_scores::int[]), unnest(@turn_cargo::text[])::int[], unnest(@turn_automatic::boolean[]),
-           unnest(@turn_stood::boolean[])
-    FROM rounds r WHERE r.table_id = @table_id AND r.number = @round
+    SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood
+    FROM rounds r,
+         (SELECT unnest(@turn_seqs::int[]) AS seq, unnest(@turn_players::bigint[]) AS player,
+                 unnest(@turn_qualified::boolean[]) AS qualified, unnest(@turn_scores::int[]) AS score,
+                 unnest(@turn_cargo::text[]) AS cargo, unnest(@turn_automatic::boolean[]) AS automatic,
+                 unnest(@turn_stood::boolean[]) AS stood) u
+    WHERE r.table_id = @table_id AND r.number = @round
     RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
@@ -61,17 +69,21 @@ WITH actions AS (
     RETURNING s.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT @table_id, unnest(@event_seqs::bigint[]), unnest(@event_kinds::text[]), unnest(@event_payloads::text[])::jsonb,
-           @created_at, unnest(@event_prev_hashes::bytea[]), unnest(@event_hashes::bytea[]), unnest(@event_seals::bytea[])
+    SELECT t.id, e.seq, e.kind, e.payload::jsonb, @created_at, e.prev_hash, e.hash, e.seal
+    FROM tables t,
+         (SELECT unnest(@event_seqs::bigint[]) AS seq, unnest(@event_kinds::text[]) AS kind,
+                 unnest(@event_payloads::text[]) AS payload, unnest(@event_prev_hashes::bytea[]) AS prev_hash,
+                 unnest(@event_hashes::bytea[]) AS hash, unnest(@event_seals::bytea[]) AS seal) e
+    WHERE t.id = @table_id
 ), head AS (
     UPDATE tables AS t SET event_seq = @head_seq::bigint, event_hash = @head_hash::bytea, head_seal = @head_seal::bytea,
         rounds = @rounds::int
     WHERE t.id = @table_id
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT @table_id, @scope::text, @key::text, @request_hash::bytea, @response_status::int,
+    SELECT t.id, @scope::text, @key::text, @request_hash::bytea, @response_status::int,
            @response_body::bytea, @response_content_type::text
-    WHERE @key::text <> ''
+    FROM tables t WHERE t.id = @table_id AND @key::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action_seqs::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality(@turn_seqs::int[]), 0), 'turns of the round'),

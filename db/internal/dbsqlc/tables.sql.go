@@ -25,17 +25,23 @@ func (q *Queries) TableAccountsInsert(ctx context.Context, db DBTX, tableID int6
 const tableAppend = `-- name: TableAppend :exec
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT r.table_id, r.id, unnest($1::int[]), unnest($4::bigint[]), unnest($5::text[]),
-           unnest($6::text[])::int[], unnest($7::text[])::int[], unnest($8::text[]),
-           unnest($9::bigint[])
-    FROM rounds r WHERE r.table_id = $10 AND r.number = $11
+    SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event
+    FROM rounds r,
+         (SELECT unnest($1::int[]) AS seq, unnest($4::bigint[]) AS player,
+                 unnest($5::text[]) AS kind, unnest($6::text[]) AS dice,
+                 unnest($7::text[]) AS rethrow, unnest($8::text[]) AS path,
+                 unnest($9::bigint[]) AS event) a
+    WHERE r.table_id = $10 AND r.number = $11
     RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT r.table_id, r.id, unnest($2::int[]), unnest($12::bigint[]), unnest($13::boolean[]),
-           unnest($14::int[]), unnest($15::text[])::int[], unnest($16::boolean[]),
-           unnest($17::boolean[])
-    FROM rounds r WHERE r.table_id = $10 AND r.number = $11
+    SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood
+    FROM rounds r,
+         (SELECT unnest($2::int[]) AS seq, unnest($12::bigint[]) AS player,
+                 unnest($13::boolean[]) AS qualified, unnest($14::int[]) AS score,
+                 unnest($15::text[]) AS cargo, unnest($16::boolean[]) AS automatic,
+                 unnest($17::boolean[]) AS stood) u
+    WHERE r.table_id = $10 AND r.number = $11
     RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
@@ -43,17 +49,21 @@ WITH actions AS (
     RETURNING s.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT $10, unnest($18::bigint[]), unnest($19::text[]), unnest($20::text[])::jsonb,
-           $21, unnest($22::bytea[]), unnest($23::bytea[]), unnest($24::bytea[])
+    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $18, e.prev_hash, e.hash, e.seal
+    FROM tables t,
+         (SELECT unnest($19::bigint[]) AS seq, unnest($20::text[]) AS kind,
+                 unnest($21::text[]) AS payload, unnest($22::bytea[]) AS prev_hash,
+                 unnest($23::bytea[]) AS hash, unnest($24::bytea[]) AS seal) e
+    WHERE t.id = $10
 ), head AS (
     UPDATE tables AS t SET event_seq = $25::bigint, event_hash = $26::bytea, head_seal = $27::bytea,
         rounds = $28::int
     WHERE t.id = $10
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT $10, $29::text, $30::text, $31::bytea, $32::int,
+    SELECT t.id, $29::text, $30::text, $31::bytea, $32::int,
            $33::bytea, $34::text
-    WHERE $30::text <> ''
+    FROM tables t WHERE t.id = $10 AND $30::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
@@ -78,10 +88,10 @@ type TableAppendParams struct {
 	TurnCargo           []string
 	TurnAutomatic       []bool
 	TurnStood           []bool
+	CreatedAt           time.Time
 	EventSeqs           []int64
 	EventKinds          []string
 	EventPayloads       []string
-	CreatedAt           time.Time
 	EventPrevHashes     [][]byte
 	EventHashes         [][]byte
 	EventSeals          [][]byte
@@ -102,8 +112,10 @@ type TableAppendParams struct {
 // the round it settles, the table's new chain head (sealed) and round
 // count, and the answer to its Idempotency-Key. The statement fails (and
 // the transaction with it) when the round it writes to is missing or the
-// round it settles is not open. Every part names the one table, so that
-// the statement runs on one shard when tables are distributed.
+// round it settles is not open. Every part names the one table, and each
+// insert takes its table id from a row of that table (the round, the
+// table row), so that on Citus each part runs on the table's shard as it
+// is written (an INSERT ... SELECT from a row of the same table).
 func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) error {
 	_, err := db.Exec(ctx, tableAppend,
 		arg.ActionSeqs,
@@ -123,10 +135,10 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.TurnCargo,
 		arg.TurnAutomatic,
 		arg.TurnStood,
+		arg.CreatedAt,
 		arg.EventSeqs,
 		arg.EventKinds,
 		arg.EventPayloads,
-		arg.CreatedAt,
 		arg.EventPrevHashes,
 		arg.EventHashes,
 		arg.EventSeals,
