@@ -66,10 +66,11 @@ func (in *instances) count(t *testing.T, query string, args ...any) int {
 }
 
 // TestSeveralInstances starts two tallyd processes on one database and
-// plays against both: what one writes, the other replays, waits for and
-// announces, and a balancer sending a table's phones to both at random
-// keeps its books in order.
+// plays against both: what one writes, the other announces, replays and
+// waits for, and a night whose phones a balancer sends to one and the
+// other in turn keeps its books in order.
 func TestSeveralInstances(t *testing.T) {
+	t.Parallel()
 	in := startInstances(t)
 	t.Run("live stream", func(t *testing.T) { t.Parallel(); liveAcrossInstances(t, in) })
 	t.Run("idempotency", func(t *testing.T) { t.Parallel(); replayAcrossInstances(t, in) })
