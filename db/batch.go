@@ -64,6 +64,12 @@ func (b *Batch) Begin() { b.raw("BEGIN") }
 // snapshot of the database from its first statement to its last.
 func (b *Batch) BeginRead() { b.raw("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
 
+// BeginSnapshot queues the start of a transaction that sees one snapshot
+// of the database from its first statement to its last, and fails
+// (ErrRetry) rather than change a row that another transaction changed
+// after that snapshot.
+func (b *Batch) BeginSnapshot() { b.raw("BEGIN ISOLATION LEVEL REPEATABLE READ") }
+
 // Commit queues COMMIT. After a failed statement the transaction is
 // aborted and COMMIT rolls it back: nothing of it is written.
 func (b *Batch) Commit() { b.raw("COMMIT") }

@@ -25,33 +25,8 @@ import (
 func TestUpgradeFromSchema2(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	runtimeDSN := dbtest.DSN(t)
-	dsn := dbtest.OwnerDSN(t, runtimeDSN) // the schema's owner migrates and loads the old rows
-	if err := db.MigrateTo(ctx, dsn, 2); err != nil {
-		t.Fatal(err)
-	}
-	owner, err := pgxpool.New(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(owner.Close)
-	data, err := os.ReadFile("testdata/v2_tables.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := owner.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The rows are as they were stored, balances included: the triggers
-	// that would move the balances again stay off while they load.
-	_, err = conn.Conn().PgConn().Exec(ctx, "SET session_replication_role = replica;\n"+string(data)+
-		"\nSET session_replication_role = origin;").ReadAll()
-	conn.Release()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Migrate(ctx, dsn, "up"); err != nil {
+	runtimeDSN := schema2Database(t)
+	if _, err := db.Migrate(ctx, dbtest.OwnerDSN(t, runtimeDSN), "up"); err != nil {
 		t.Fatal(err)
 	}
 	var tokens map[string]string
@@ -164,4 +139,39 @@ func TestUpgradeFromSchema2(t *testing.T) {
 		t.Fatalf("a new table after the upgrade: %+v", f.host)
 	}
 	checkInvariants(t, ctx, pool)
+}
+
+// schema2Database is a fresh database holding testdata/v2_tables.sql, the
+// rows Tally wrote under migration 2, and not migrated further. It returns
+// its connection as the runtime role; its owner migrates.
+func schema2Database(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	runtimeDSN := dbtest.DSN(t)
+	dsn := dbtest.OwnerDSN(t, runtimeDSN) // the schema's owner migrates and loads the old rows
+	if err := db.MigrateTo(ctx, dsn, 2); err != nil {
+		t.Fatal(err)
+	}
+	owner, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	data, err := os.ReadFile("testdata/v2_tables.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := owner.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	// The rows are as they were stored, balances included: the triggers
+	// that would move the balances again stay off while they load.
+	_, err = conn.Conn().PgConn().Exec(ctx, "SET session_replication_role = replica;\n"+string(data)+
+		"\nSET session_replication_role = origin;").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runtimeDSN
 }

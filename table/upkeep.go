@@ -21,22 +21,38 @@ const sealBatch = 1000
 // seal made later could launder rows someone stripped of theirs. The
 // Idempotency-Keys stored then are rewritten as their HMACs too. It returns
 // how many events and heads it sealed.
-func (s *Service) SealHistory(ctx context.Context) (sealed int, err error) {
-	// One transaction, on a database where no event has a seal yet: a
-	// database upgraded and not yet sealed. Anywhere else seals are made
-	// with the events, and sealing rows stripped of theirs would launder
-	// them.
+func (s *Service) SealHistory(ctx context.Context) (int, error) {
+	for attempt := 1; ; attempt++ {
+		sealed, err := s.sealHistoryOnce(ctx)
+		if !retryable(err) || attempt == maxAttempts {
+			return sealed, serviceError(err)
+		}
+	}
+}
+
+// sealHistoryOnce seals the legacy history in one transaction, on a
+// database where no event has a seal yet: a database upgraded and not yet
+// sealed. Anywhere else seals are made with the events, and sealing rows
+// stripped of theirs would launder them.
+//
+// The transaction sees one snapshot: several instances started together
+// on the upgraded database each seal, and one that found no seal while
+// another was sealing must not list the keys that one has rewritten as
+// HMACs and rewrite them again (a key rewritten twice is never found, and
+// its retry applies twice). Changing a row the other changed since, it
+// fails and runs again, and then finds the seals.
+func (s *Service) sealHistoryOnce(ctx context.Context) (sealed int, err error) {
 	conn, err := s.acquire(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer release(conn, &err)
 	b := db.NewBatch(ctx)
-	b.Begin()
+	b.BeginSnapshot()
 	var any bool
 	b.EventSealedAny(&any)
 	if err := b.Send(conn); err != nil {
-		return 0, serviceError(err)
+		return 0, err
 	}
 	if any {
 		return 0, nil
@@ -48,7 +64,7 @@ func (s *Service) SealHistory(ctx context.Context) (sealed int, err error) {
 		b.EventUnsealed(sealBatch, &events)
 		b.TableHeadUnsealed(sealBatch, &heads)
 		if err := b.Send(conn); err != nil {
-			return 0, serviceError(err)
+			return 0, err
 		}
 		b = db.NewBatch(ctx)
 		for i := 0; i < len(events); {
@@ -73,7 +89,7 @@ func (s *Service) SealHistory(ctx context.Context) (sealed int, err error) {
 			kb := db.NewBatch(ctx)
 			kb.IdempotencyKeyListAll(&keys)
 			if err := kb.Send(conn); err != nil {
-				return 0, serviceError(err)
+				return 0, err
 			}
 			if len(keys) > 0 {
 				names := make([]string, len(keys))
@@ -85,7 +101,7 @@ func (s *Service) SealHistory(ctx context.Context) (sealed int, err error) {
 			b.Commit()
 		}
 		if err := b.Send(conn); err != nil {
-			return 0, serviceError(err)
+			return 0, err
 		}
 		sealed += len(events) + len(heads)
 		if last {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -157,11 +158,13 @@ func walkthrough(t *testing.T, readme string) (script, expected string) {
 	return block, strings.Join(lines, "\n")
 }
 
-// buildTallyd compiles the binary the way `make run` runs it.
-func buildTallyd(t *testing.T) string {
+// buildTallyd compiles the binary the way `make run` runs it, with flags
+// for go build after the usual ones.
+func buildTallyd(t *testing.T, flags ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tallyd")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	args := append(append([]string{"build", "-o", bin}, flags...), ".")
+	out, err := exec.Command("go", args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -171,7 +174,8 @@ func buildTallyd(t *testing.T) string {
 // startTallyd runs tallyd on a free port, with args after the usual ones,
 // and waits until it answers /healthz, which it serves only once its
 // database is up and migrated; stop sends SIGTERM and waits for a clean
-// exit.
+// exit (and for a managed PostgreSQL, unless args name a --database-url,
+// to be stopped). The logs are the test's when it failed.
 func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, func()) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -225,8 +229,11 @@ func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, fun
 			_ = cmd.Process.Kill()
 			t.Errorf("tallyd ignored SIGTERM for a minute\n%s", logs.String())
 		}
-		if !strings.Contains(logs.String(), "managed PostgreSQL stopped") {
+		if !slices.Contains(args, "--database-url") && !strings.Contains(logs.String(), "managed PostgreSQL stopped") {
 			t.Errorf("tallyd did not stop its PostgreSQL\n%s", logs.String())
+		}
+		if t.Failed() {
+			t.Logf("tallyd on %s logged:\n%s", addr, logs.String())
 		}
 	}
 }
