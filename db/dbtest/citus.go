@@ -80,6 +80,12 @@ func citusDatabase(t testing.TB, e *env, name string) {
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
+	// One test database is made at a time: migrations grant to the
+	// server's roles, which Citus syncs to every node (two at once fail:
+	// tuple concurrently updated), and adding the workers opens
+	// connections Citus holds essential.
+	citusMu.Lock()
+	defer citusMu.Unlock()
 	nodes := []string{e.adminDSN}
 	for _, w := range workers {
 		dsn, err := onNode(e.adminDSN, w)
@@ -124,10 +130,6 @@ func citusDatabase(t testing.TB, e *env, name string) {
 	if err := execOn(ctx, coordinator, stmts...); err != nil {
 		t.Fatalf("dbtest: add the workers to %s: %v", name, err)
 	}
-	// Migrations grant to the server's roles, which Citus syncs to every
-	// node: two at once fail (tuple concurrently updated).
-	citusMu.Lock()
-	defer citusMu.Unlock()
 	if _, err := db.Migrate(ctx, coordinator, "up"); err != nil {
 		t.Fatalf("dbtest: migrate %s: %v", name, err)
 	}
