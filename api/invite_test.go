@@ -59,7 +59,7 @@ func TestJoinCodesAsTyped(t *testing.T) {
 
 	// As a table made before 14-character codes:
 	tamper(t, s, []string{"UPDATE tables SET join_code = 'XK7Q2P' WHERE id = $1",
-		"UPDATE join_codes SET code = 'XK7Q2P' WHERE table_id = $1"})
+		"DELETE FROM join_codes WHERE table_id = $1", "INSERT INTO join_codes (code, table_id) VALUES ('XK7Q2P', $1)"})
 	var joined struct{ Table struct{ JoinCode string } }
 	s.must(http.StatusCreated, req{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": "xk7-q2p", "name": "Bob"}}, &joined)
 	if joined.Table.JoinCode != "XK7Q2P" {

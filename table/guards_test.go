@@ -23,8 +23,9 @@ func TestTheDatabaseDecidesWhichNamesAreTaken(t *testing.T) {
 	owner, err := pgxpool.New(f.ctx, dbtest.OwnerDSN(t, f.pool.Config().ConnString()))
 	noErr(t, err)
 	defer owner.Close()
-	_, err = owner.Exec(f.ctx, `DROP INDEX players_name_key;
-		CREATE UNIQUE INDEX players_name_key ON players (table_id, translate(lower(name), 'İ', 'i')) WHERE left_at IS NULL`)
+	_, err = owner.Exec(f.ctx, `DROP INDEX players_name_key`)
+	noErr(t, err)
+	_, err = owner.Exec(f.ctx, `CREATE UNIQUE INDEX players_name_key ON players (table_id, translate(lower(name), 'İ', 'i')) WHERE left_at IS NULL`)
 	noErr(t, err)
 	events := f.count(`SELECT count(*) FROM events`)
 

@@ -100,7 +100,8 @@ func TestOlderTablesKeepTheirCodes(t *testing.T) {
 		t.Fatalf("a new table's code is %q", code)
 	}
 	f.asOwner("UPDATE tables SET join_code = 'XK7Q2P' WHERE id = $1", f.created.Table.ID)
-	f.asOwner("UPDATE join_codes SET code = 'XK7Q2P' WHERE table_id = $1", f.created.Table.ID)
+	f.asOwner("DELETE FROM join_codes WHERE table_id = $1", f.created.Table.ID)
+	f.asOwner("INSERT INTO join_codes (code, table_id) VALUES ('XK7Q2P', $1)", f.created.Table.ID)
 	inv, err := f.svc.Invite(f.ctx, "xk7 q2p")
 	if err != nil || inv.Table != "Old" {
 		t.Fatalf("Invite with the old code: %+v, %v", inv, err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/dbtest"
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/seal"
@@ -26,9 +25,7 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	runtimeDSN := schema2Database(t)
-	if _, err := db.Migrate(ctx, dbtest.OwnerDSN(t, runtimeDSN), "up"); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.Upgrade(t, runtimeDSN)
 	var tokens map[string]string
 	raw, err := os.ReadFile("testdata/v2_tokens.json")
 	if err != nil {
@@ -147,11 +144,8 @@ func TestUpgradeFromSchema2(t *testing.T) {
 func schema2Database(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
-	runtimeDSN := dbtest.DSN(t)
-	dsn := dbtest.OwnerDSN(t, runtimeDSN) // the schema's owner migrates and loads the old rows
-	if err := db.MigrateTo(ctx, dsn, 2); err != nil {
-		t.Fatal(err)
-	}
+	runtimeDSN := dbtest.DSNAt(t, 2)
+	dsn := dbtest.OwnerDSN(t, runtimeDSN) // the schema's owner loads the old rows
 	owner, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)

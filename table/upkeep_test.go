@@ -12,7 +12,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/dbtest"
 	"github.com/tally-dice/tally/seal"
 )
@@ -27,9 +26,7 @@ func TestSealHistoryOnTwoInstancesAtOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	runtimeDSN := schema2Database(t)
-	if _, err := db.Migrate(ctx, dbtest.OwnerDSN(t, runtimeDSN), "up"); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.Upgrade(t, runtimeDSN)
 	keys := seal.Random() // both instances have the one secret
 
 	// B stops before it lists the stored keys, after it found no seal,

@@ -71,8 +71,9 @@ func onNode(adminDSN string, w worker) (string, error) {
 }
 
 // citusDatabase makes the database name on every node of the cluster,
-// migrated and distributed, and drops it everywhere when the test ends.
-func citusDatabase(t testing.TB, e *env, name string) {
+// migrated and distributed (or, with version > 0, migrated to that version
+// and not distributed), and drops it everywhere when the test ends.
+func citusDatabase(t testing.TB, e *env, name string, version uint) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -130,11 +131,20 @@ func citusDatabase(t testing.TB, e *env, name string) {
 	if err := execOn(ctx, coordinator, stmts...); err != nil {
 		t.Fatalf("dbtest: add the workers to %s: %v", name, err)
 	}
-	if _, err := db.Migrate(ctx, coordinator, "up"); err != nil {
-		t.Fatalf("dbtest: migrate %s: %v", name, err)
-	}
-	if _, err := db.Distribute(ctx, coordinator); err != nil {
-		t.Fatalf("dbtest: distribute %s: %v", name, err)
+	if version > 0 {
+		if err := db.MigrateTo(ctx, coordinator, version); err != nil {
+			t.Fatalf("dbtest: migrate %s to version %d: %v", name, version, err)
+		}
+		if version < 4 { // no runtime group yet
+			return
+		}
+	} else {
+		if _, err := db.Migrate(ctx, coordinator, "up"); err != nil {
+			t.Fatalf("dbtest: migrate %s: %v", name, err)
+		}
+		if _, err := db.Distribute(ctx, coordinator); err != nil {
+			t.Fatalf("dbtest: distribute %s: %v", name, err)
+		}
 	}
 	if err := runtimeLogin(ctx, e.adminDSN); err != nil {
 		t.Fatalf("dbtest: %v", err)

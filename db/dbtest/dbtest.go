@@ -94,12 +94,54 @@ func Pool(t testing.TB) *pgxpool.Pool {
 // if connections to it are still open.
 func DSN(t testing.TB) string {
 	t.Helper()
+	return dsnAt(t, 0)
+}
+
+// DSNAt is DSN for a database at an older schema version, for tests of
+// an upgrade: on Citus (TEST_CITUS) its tables are not distributed yet
+// (Upgrade migrates it up and distributes them, as `tallyd migrate up
+// --citus` does).
+func DSNAt(t testing.TB, version uint) string {
+	t.Helper()
+	if version == 0 {
+		t.Fatal("dbtest: DSNAt needs a version; DSN is the latest")
+	}
+	dsn := dsnAt(t, version)
+	if !citusMode() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := db.MigrateTo(ctx, OwnerDSN(t, dsn), version); err != nil {
+			t.Fatalf("dbtest: %v", err)
+		}
+	}
+	return dsn
+}
+
+// Upgrade migrates the database of dsn (from DSNAt) up as its owner, and
+// on Citus distributes its tables; it returns the schema version.
+func Upgrade(t testing.TB, dsn string) uint {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	owner := OwnerDSN(t, dsn)
+	v, err := db.Migrate(ctx, owner, "up")
+	if err == nil && citusMode() {
+		_, err = db.Distribute(ctx, owner)
+	}
+	if err != nil {
+		t.Fatalf("dbtest: upgrade: %v", err)
+	}
+	return v
+}
+
+func dsnAt(t testing.TB, version uint) string {
+	t.Helper()
 	e := environment(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	name := "tally_test_" + randomSuffix()
 	if citusMode() {
-		citusDatabase(t, e, name)
+		citusDatabase(t, e, name, version)
 	} else {
 		sql := fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", pgx.Identifier{name}.Sanitize(), pgx.Identifier{e.template}.Sanitize())
 		if _, err := e.admin.Exec(ctx, sql); err != nil {
