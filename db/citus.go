@@ -80,15 +80,26 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	// Tally's append-only guards and its money's guards are triggers on the
 	// distributed tables; each reads only the row it fires for, or the
 	// transaction's own setting, and so never reaches another shard.
-	if _, err := conn.Exec(ctx, "SET citus.enable_unsafe_triggers = on"); err != nil {
+	//
+	// The rows a table holds already are copied into its shards, which
+	// fires its insert guards: they stand aside for the copy (legacy
+	// history has no seals yet; balances and the journal arrive as they
+	// are), in the one transaction that distributes everything, so that
+	// they are never off once it commits.
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("distribute: %w", err)
+	}
+	defer tx.Rollback(context.Background()) //nolint:errcheck // after Commit, a no-op
+	if _, err := tx.Exec(ctx, "SET LOCAL citus.enable_unsafe_triggers = on"); err != nil {
 		return nil, fmt.Errorf("distribute: %w", err)
 	}
 	var done []string
 	for _, d := range Distribution {
 		var already bool
-		if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass)",
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass)",
 			"public."+d.Table).Scan(&already); err != nil {
-			return done, fmt.Errorf("distribute %s: %w", d.Table, err)
+			return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
 		}
 		if already {
 			continue
@@ -97,12 +108,27 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 		if colocate == "" {
 			colocate = "none"
 		}
-		if _, err := conn.Exec(ctx, "SELECT create_distributed_table($1, $2, colocate_with => $3)",
+		guards := insertGuards[d.Table]
+		for _, g := range guards {
+			if _, err := tx.Exec(ctx, "ALTER TABLE public."+d.Table+" DISABLE TRIGGER "+g); err != nil {
+				return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, "SELECT create_distributed_table($1, $2, colocate_with => $3)",
 			"public."+d.Table, d.Column, colocate); err != nil {
-			return done, fmt.Errorf("distribute %s by %s: %w", d.Table, d.Column, err)
+			return nil, fmt.Errorf("distribute %s by %s: %w", d.Table, d.Column, err)
+		}
+		for _, g := range guards {
+			if _, err := tx.Exec(ctx, "ALTER TABLE public."+d.Table+" ENABLE TRIGGER "+g); err != nil {
+				return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
+			}
 		}
 		done = append(done, d.Table)
 	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("distribute: %w", err)
+	}
+	// Citus takes a function only after the tables' transaction.
 	for _, f := range DistributedFunctions {
 		if _, err := conn.Exec(ctx, "SELECT create_distributed_function($1, 'p_table', colocate_with => 'tables', force_delegation => true)",
 			"public."+f); err != nil {
@@ -110,6 +136,15 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 		}
 	}
 	return done, nil
+}
+
+// insertGuards are the triggers that check rows as they are inserted,
+// by table: distributing a table copies its rows, which they would refuse.
+var insertGuards = map[string][]string{
+	"accounts":             {"accounts_open_empty"},
+	"events":               {"events_sealed"},
+	"journal_transactions": {"journal_transactions_guard"},
+	"postings":             {"postings_guard"},
 }
 
 // ErrDistributedDown refuses migrating a distributed schema down.
