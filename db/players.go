@@ -42,7 +42,7 @@ func (b *Batch) PlayerInsert(tableID int64, p NewPlayer, out *Player) {
 		return toPlayer(dbsqlc.Player(row), out)
 	})
 	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.PlayerAccountInsert(b.ctx, q, dbsqlc.PlayerAccountInsertParams{TableID: tableID, Seat: int32(p.Seat)})
+		return queries.PlayerAccountInsert(b.ctx, q, tableID)
 	})
 }
 

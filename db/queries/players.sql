@@ -6,11 +6,11 @@ RETURNING *;
 
 -- name: PlayerAccountInsert :exec
 -- PlayerAccountInsert opens the account of the player PlayerInsert has
--- just seated in that seat. It reads the player from the same table's
--- rows, so that the statement runs where they are (one shard).
+-- just seated, in the same session: currval is the id the players'
+-- sequence gave it. (Reading the player back instead, an INSERT ... SELECT,
+-- would run on every shard on Citus.)
 INSERT INTO accounts (table_id, kind, player_id)
-SELECT p.table_id, 'player', p.id FROM players p
-WHERE p.table_id = @table_id AND p.seat = @seat AND p.left_at IS NULL;
+VALUES (@table_id, 'player', currval(pg_catalog.pg_get_serial_sequence('public.players', 'id')));
 
 -- name: PlayerList :many
 SELECT * FROM players WHERE table_id = @table_id ORDER BY seat, id;

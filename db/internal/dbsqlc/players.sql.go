@@ -11,20 +11,15 @@ import (
 
 const playerAccountInsert = `-- name: PlayerAccountInsert :exec
 INSERT INTO accounts (table_id, kind, player_id)
-SELECT p.table_id, 'player', p.id FROM players p
-WHERE p.table_id = $1 AND p.seat = $2 AND p.left_at IS NULL
+VALUES ($1, 'player', currval(pg_catalog.pg_get_serial_sequence('public.players', 'id')))
 `
 
-type PlayerAccountInsertParams struct {
-	TableID int64
-	Seat    int32
-}
-
 // PlayerAccountInsert opens the account of the player PlayerInsert has
-// just seated in that seat. It reads the player from the same table's
-// rows, so that the statement runs where they are (one shard).
-func (q *Queries) PlayerAccountInsert(ctx context.Context, db DBTX, arg PlayerAccountInsertParams) error {
-	_, err := db.Exec(ctx, playerAccountInsert, arg.TableID, arg.Seat)
+// just seated, in the same session: currval is the id the players'
+// sequence gave it. (Reading the player back instead, an INSERT ... SELECT,
+// would run on every shard on Citus.)
+func (q *Queries) PlayerAccountInsert(ctx context.Context, db DBTX, tableID int64) error {
+	_, err := db.Exec(ctx, playerAccountInsert, tableID)
 	return err
 }
 
