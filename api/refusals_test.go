@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/db/dbtest"
 )
 
 // These tests are the refusals of the game and the books: plays out of turn
@@ -235,6 +236,7 @@ func TestIdempotencyKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a failed test must not keep the table locked
 	if _, err := tx.Exec(ctx, `SELECT 1 FROM tables WHERE id = $1 FOR UPDATE`, m.tb.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -264,13 +266,17 @@ func TestIdempotencyKeys(t *testing.T) {
 }
 
 // waitForLockWaiters waits until n sessions of the test's database wait on
-// a lock.
+// a lock (on Citus, on a worker holding the table's shard: citus_lock_waits
+// sees the whole cluster).
 func waitForLockWaiters(t *testing.T, pool *pgxpool.Pool, n int) {
 	t.Helper()
+	count := `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+	if dbtest.Citus() {
+		count = `SELECT count(DISTINCT waiting_gpid) FROM citus_lock_waits`
+	}
 	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
 		var waiting int
-		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
+		err := pool.QueryRow(context.Background(), count).Scan(&waiting)
 		if err != nil {
 			t.Fatal(err)
 		}
