@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,4 +109,30 @@ func probe(t *testing.T, stmts map[string][]any) []verdict {
 		t.Fatal(err)
 	}
 	return judge(texts)
+}
+
+// TestWithOptions: the administrator's connection strings, in both forms,
+// carry the option that leaves its nested statements out of the capture.
+func TestWithOptions(t *testing.T) {
+	t.Parallel()
+	for _, dsn := range []string{
+		"postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable",
+		"postgres://postgres@127.0.0.1:5432/postgres?options=-c%20work_mem%3D8MB",
+		"host=127.0.0.1 port=5432 user=postgres dbname=postgres",
+	} {
+		with, err := withOptions(dsn, untracked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := pgx.ParseConfig(with)
+		if err != nil {
+			t.Fatalf("%s: %v", with, err)
+		}
+		if got := cfg.RuntimeParams["options"]; !strings.HasSuffix(got, untracked) {
+			t.Errorf("%s: options %q, want them to end with %q", with, got, untracked)
+		}
+		if db, err := pgserver.WithDatabase(with, "other"); err != nil || !strings.Contains(db, "track") {
+			t.Errorf("%s on another database: %s (%v) lost the option", with, db, err)
+		}
+	}
 }

@@ -16,11 +16,8 @@ import (
 func Check(sql string) ([]Problem, error) {
 	tree, err := parse(sql)
 	if err != nil {
-		expr, ok := plpgsqlExpression(sql)
-		if !ok {
-			return nil, err
-		}
-		if tree, err = parse(expr); err != nil {
+		var again error
+		if tree, again = parse(plpgsqlQuery(sql)); again != nil {
 			return nil, err
 		}
 	}
@@ -37,13 +34,13 @@ func Check(sql string) ([]Problem, error) {
 // assignment is the target of a PL/pgSQL assignment ("n := ...").
 var assignment = regexp.MustCompile(`^\s*[\w.]+(\[[^]]*\])?\s*:=`)
 
-// plpgsqlExpression makes a PL/pgSQL expression or assignment a query,
-// as PL/pgSQL does to run it.
-func plpgsqlExpression(sql string) (string, bool) {
+// plpgsqlQuery makes a PL/pgSQL expression or assignment the query
+// PL/pgSQL runs for it.
+func plpgsqlQuery(sql string) string {
 	if loc := assignment.FindStringIndex(sql); loc != nil {
-		return "SELECT " + sql[loc[1]:], true
+		return "SELECT " + sql[loc[1]:]
 	}
-	return "SELECT " + sql, true
+	return "SELECT " + sql
 }
 
 // checker walks one statement's parse tree and collects its problems.
@@ -121,6 +118,7 @@ func (c *checker) open(parent *block, where string, with *pg.WithClause) *block 
 	return b
 }
 
+// selectStmt checks a SELECT, a set operation or a VALUES list.
 func (c *checker) selectStmt(s *pg.SelectStmt, parent *block, where string) result {
 	b := c.open(parent, where, s.WithClause)
 	if s.Op != pg.SetOperation_SETOP_NONE {
@@ -182,6 +180,8 @@ func (c *checker) values(rows []*pg.Node, b *block, where string) result {
 	return r
 }
 
+// insert checks an INSERT: its target must get one value for its
+// distribution column.
 func (c *checker) insert(s *pg.InsertStmt, parent *block, where string) result {
 	b := c.open(parent, where, s.WithClause)
 	target := c.table(nil, s.Relation) // an INSERT's target is never a CTE
@@ -210,17 +210,21 @@ func (c *checker) insert(s *pg.InsertStmt, parent *block, where string) result {
 		}
 	}
 	b.items = append(b.items, target)
+	c.moves(target, s.OnConflictClause.GetTargetList(), where)
 	c.expr(s.OnConflictClause, b, within(where, "subquery in ON CONFLICT"))
 	c.exprs(s.ReturningList, b, within(where, "subquery in RETURNING"))
 	return b.results(s.ReturningList)
 }
 
+// update checks an UPDATE, its target and its FROM items alike.
 func (c *checker) update(s *pg.UpdateStmt, parent *block, where string) result {
 	b := c.open(parent, where, s.WithClause)
-	b.items = append(b.items, c.table(b, s.Relation))
+	target := c.table(b, s.Relation)
+	b.items = append(b.items, target)
 	c.from(b, s.FromClause)
 	b.filter(s.WhereClause)
 	c.settle(b)
+	c.moves(target, s.TargetList, where)
 	c.exprs(s.TargetList, b, within(where, "subquery in SET"))
 	c.expr(s.WhereClause, b, within(where, "subquery in WHERE"))
 	c.later(b)
@@ -228,6 +232,7 @@ func (c *checker) update(s *pg.UpdateStmt, parent *block, where string) result {
 	return b.results(s.ReturningList)
 }
 
+// delete checks a DELETE, its target and its USING items alike.
 func (c *checker) delete(s *pg.DeleteStmt, parent *block, where string) result {
 	b := c.open(parent, where, s.WithClause)
 	b.items = append(b.items, c.table(b, s.Relation))
@@ -240,6 +245,17 @@ func (c *checker) delete(s *pg.DeleteStmt, parent *block, where string) result {
 	return b.results(s.ReturningList)
 }
 
+// moves reports an UPDATE's SET list that changes a distributed table's
+// distribution column: the row would move to another shard.
+func (c *checker) moves(target *item, set []*pg.Node, where string) {
+	for _, n := range set {
+		t := n.GetResTarget()
+		if target.table != "" && t.GetName() == target.column {
+			c.problem(target, where, "UPDATE changes "+target.column)
+		}
+	}
+}
+
 // settle pins what b's conditions pin and reports every reference to a
 // distributed table they leave unpinned.
 func (c *checker) settle(b *block) {
@@ -249,82 +265,6 @@ func (c *checker) settle(b *block) {
 			c.problem(it, b.where, "no pin on "+it.column)
 		}
 	}
-}
-
-// later checks the subqueries of b's JOIN conditions and FROM functions,
-// once b's own pins are known (they may read b's columns).
-func (c *checker) later(b *block) {
-	for _, d := range b.deferred {
-		c.expr(d.node, b, within(b.where, d.where))
-	}
-}
-
-// table makes the item a table reference names: a CTE of b or an enclosing
-// block when unqualified, else a table, distributed or not.
-func (c *checker) table(b *block, rv *pg.RangeVar) *item {
-	c.seen[rv] = true
-	it := &item{alias: rv.Relname}
-	if rv.Alias != nil {
-		it.alias = rv.Alias.Aliasname
-	}
-	if cte, ok := b.cte(rv.Relname); ok && rv.Schemaname == "" {
-		it.cols = cte
-		return it
-	}
-	if col, ok := Distributed[rv.Relname]; ok && (rv.Schemaname == "" || rv.Schemaname == "public") {
-		it.table, it.column = rv.Relname, col
-	}
-	return it
-}
-
-// from adds the items of a FROM (or USING) list to b, with their JOIN
-// conditions.
-func (c *checker) from(b *block, list []*pg.Node) {
-	for _, n := range list {
-		c.fromItem(b, n)
-	}
-}
-
-func (c *checker) fromItem(b *block, n *pg.Node) []*item {
-	switch x := n.Node.(type) {
-	case *pg.Node_RangeVar:
-		it := c.table(b, x.RangeVar)
-		b.items = append(b.items, it)
-		return []*item{it}
-	case *pg.Node_RangeSubselect:
-		alias := x.RangeSubselect.Alias
-		res := c.statement(x.RangeSubselect.Subquery, b, within(b.where, "subquery in FROM ("+alias.GetAliasname()+")"))
-		it := &item{alias: alias.GetAliasname(), cols: res.named(alias.GetColnames())}
-		b.items = append(b.items, it)
-		return []*item{it}
-	case *pg.Node_RangeFunction:
-		it := &item{alias: x.RangeFunction.Alias.GetAliasname(), cols: map[string]string{}}
-		for _, col := range x.RangeFunction.Alias.GetColnames() {
-			it.cols[col.GetString_().GetSval()] = ""
-		}
-		b.items = append(b.items, it)
-		b.deferred = append(b.deferred, deferred{x.RangeFunction, "subquery in FROM function"})
-		return []*item{it}
-	case *pg.Node_JoinExpr:
-		j := x.JoinExpr
-		l, r := c.fromItem(b, j.Larg), c.fromItem(b, j.Rarg)
-		var pins []*item // the items an ON condition filters
-		switch j.Jointype {
-		case pg.JoinType_JOIN_INNER:
-			pins = append(append(pins, l...), r...)
-		case pg.JoinType_JOIN_LEFT:
-			pins = r
-		case pg.JoinType_JOIN_RIGHT:
-			pins = l
-		}
-		for _, q := range and(j.Quals) {
-			b.conds = append(b.conds, cond{expr: q, pins: pins, restricted: true})
-		}
-		b.deferred = append(b.deferred, deferred{j.Quals, "subquery in JOIN ON"})
-		return append(l, r...)
-	}
-	c.expr(n, b, within(b.where, "subquery in FROM")) // a reference in here is reported by sweep
-	return nil
 }
 
 // sweep reports every reference to a distributed table that the walk did

@@ -15,7 +15,7 @@
 // = ANY(array), ranges or unnest(array); the ON of an outer join pins only
 // its nullable side. An INSERT must name the distribution column and give
 // it one value: the same value in every row of its VALUES, or one value
-// from its SELECT.
+// from its SELECT. No UPDATE (nor upsert) may change it.
 //
 // A statement that touches no distributed table passes. Statements that
 // are global on purpose are on the Allowlist, each with the reason.
