@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/tally-dice/tally/db/dbtest"
 )
 
@@ -148,11 +149,12 @@ func TestInvalidRulesets(t *testing.T) {
 	}
 }
 
-// tableCount counts the tables in the scene's database.
+// tableCount counts the tables in the scene's database, as the owner
+// (dbtest.OwnerPool).
 func tableCount(t *testing.T, s *scene) int {
 	t.Helper()
 	var n int
-	if err := s.pool.QueryRow(context.Background(), `SELECT count(*) FROM tables`).Scan(&n); err != nil {
+	if err := dbtest.OwnerPool(t, s.pool).QueryRow(context.Background(), `SELECT count(*) FROM tables`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

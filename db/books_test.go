@@ -174,10 +174,10 @@ func TestDatabaseRefusesBrokenBooks(t *testing.T) {
 		}
 	}
 	var sum, balance int64
-	if err := b.pool.QueryRow(ctx, `SELECT sum(amount) FROM postings`).Scan(&sum); err != nil || sum != 0 {
+	if err := owner.QueryRow(ctx, `SELECT sum(amount) FROM postings`).Scan(&sum); err != nil || sum != 0 {
 		t.Fatalf("postings sum to %d after refusals (err %v)", sum, err)
 	}
-	if err := b.pool.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, b.ann.ID).Scan(&balance); err != nil || balance != -5 {
+	if err := b.pool.QueryRow(ctx, `SELECT balance FROM accounts WHERE table_id = $1 AND id = $2`, b.table.ID, b.ann.ID).Scan(&balance); err != nil || balance != -5 {
 		t.Fatalf("Ann's balance %d after refusals (err %v), want -5", balance, err)
 	}
 }
@@ -205,7 +205,7 @@ func TestAnUnbalancedEntryIsRefusedAndMovesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	var balance int64
-	if err := b.pool.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, b.ann.ID).Scan(&balance); err != nil || balance != -5 {
+	if err := b.pool.QueryRow(ctx, `SELECT balance FROM accounts WHERE table_id = $1 AND id = $2`, b.table.ID, b.ann.ID).Scan(&balance); err != nil || balance != -5 {
 		t.Fatalf("Ann's balance %d after the refused entry (err %v), want -5", balance, err)
 	}
 }

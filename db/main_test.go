@@ -197,7 +197,7 @@ func TestDatabasesAreFreshAndSeparate(t *testing.T) {
 	a, b := dbtest.Pool(t), dbtest.Pool(t)
 	newTable(t, a, "ONLYA")
 	var n int
-	if err := b.QueryRow(ctx, `SELECT count(*) FROM tables`).Scan(&n); err != nil || n != 0 {
+	if err := dbtest.OwnerPool(t, b).QueryRow(ctx, `SELECT count(*) FROM tables`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("second database sees %d tables (err %v), want 0", n, err)
 	}
 }

@@ -27,7 +27,7 @@ func TestTheDatabaseDecidesWhichNamesAreTaken(t *testing.T) {
 	noErr(t, err)
 	_, err = owner.Exec(f.ctx, `CREATE UNIQUE INDEX players_name_key ON players (table_id, translate(lower(name), 'İ', 'i')) WHERE left_at IS NULL`)
 	noErr(t, err)
-	events := f.count(`SELECT count(*) FROM events`)
+	events := f.countAll(`SELECT count(*) FROM events`)
 
 	_, err = f.svc.Seat(f.ctx, f.host, Key{Status: 201}, "İvan")
 	if !errors.Is(err, ErrNameTaken) {
@@ -37,13 +37,13 @@ func TestTheDatabaseDecidesWhichNamesAreTaken(t *testing.T) {
 	if !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("a table of ivan and İvan: %v, want ErrNameTaken", err)
 	}
-	if n := f.count(`SELECT count(*) FROM players`); n != 2 {
+	if n := f.countAll(`SELECT count(*) FROM players`); n != 2 {
 		t.Fatalf("%d players after the refusals, want 2", n)
 	}
-	if n := f.count(`SELECT count(*) FROM tables`); n != 1 {
+	if n := f.countAll(`SELECT count(*) FROM tables`); n != 1 {
 		t.Fatalf("%d tables after the refusals, want 1", n)
 	}
-	if n := f.count(`SELECT count(*) FROM events`); n != events {
+	if n := f.countAll(`SELECT count(*) FROM events`); n != events {
 		t.Fatalf("%d events after the refusals, want %d", n, events)
 	}
 	if n := f.count(`SELECT last_value FROM tables_id_seq`); n != 2 {

@@ -70,15 +70,28 @@ func (f *fixture) count(sql string, args ...any) int64 {
 	return n
 }
 
+// countAll is count over every table's rows, as the owner
+// (dbtest.OwnerPool): the test's look at the whole database.
+func (f *fixture) countAll(sql string, args ...any) int64 {
+	f.t.Helper()
+	var n int64
+	if err := dbtest.OwnerPool(f.t, f.pool).QueryRow(f.ctx, sql, args...).Scan(&n); err != nil {
+		f.t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}
+
 // checkInvariants asserts what must hold after anything: every journal
 // transaction sums to zero, every balance equals the sum of its postings,
 // every table's accounts sum to zero, and every table's audit chain
 // verifies and ends where its row says.
 func checkInvariants(t testing.TB, ctx context.Context, pool *pgxpool.Pool) {
 	t.Helper()
+	// Every table's rows at once, as the owner (dbtest.OwnerPool).
+	owner := dbtest.OwnerPool(t, pool)
 	q := func(sql string) int64 {
 		var n int64
-		if err := pool.QueryRow(ctx, sql).Scan(&n); err != nil {
+		if err := owner.QueryRow(ctx, sql).Scan(&n); err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}
 		return n
@@ -93,7 +106,7 @@ func checkInvariants(t testing.TB, ctx context.Context, pool *pgxpool.Pool) {
 	if bad := q(`SELECT count(*) FROM (SELECT 1 FROM accounts GROUP BY table_id HAVING sum(balance) <> 0) x`); bad != 0 {
 		t.Errorf("%d tables' accounts do not sum to zero", bad)
 	}
-	rows, err := pool.Query(ctx, `SELECT id FROM tables`)
+	rows, err := owner.Query(ctx, `SELECT id FROM tables`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,10 +117,10 @@ func TestConcurrentMovementsKeepTheBooks(t *testing.T) {
 	}
 	wg.Wait()
 	checkInvariants(t, ctx, pool)
-	if n := f.count(`SELECT count(*) FROM journal_transactions`); n != int64(len(appliedFresh)) {
+	if n := f.countAll(`SELECT count(*) FROM journal_transactions`); n != int64(len(appliedFresh)) {
 		t.Errorf("%d journal transactions for %d applied keys", n, len(appliedFresh))
 	}
-	if n := f.count(`SELECT count(*) FROM idempotency_keys`); n != int64(len(appliedFresh)) {
+	if n := f.countAll(`SELECT count(*) FROM idempotency_keys`); n != int64(len(appliedFresh)) {
 		t.Errorf("%d keys stored for %d applied", n, len(appliedFresh))
 	}
 	t.Logf("%d keys applied, %d replays", len(appliedFresh), replays)
@@ -169,7 +169,7 @@ func TestSameKeySubmittedAtOnce(t *testing.T) {
 			t.Fatalf("burst %d: outcomes %v, want exactly one fresh and the rest replays", burst, counts)
 		}
 	}
-	if got := f.count(`SELECT balance FROM accounts WHERE player_id = $1`, f.players[0]); got != bursts {
+	if got := f.count(`SELECT balance FROM accounts WHERE table_id = $1 AND player_id = $2`, f.host.TableID, f.players[0]); got != bursts {
 		t.Fatalf("Ann's balance %d, want %d (one deposit per key)", got, bursts)
 	}
 	checkInvariants(t, ctx, pool)
@@ -201,7 +201,7 @@ func TestWritesRetryConcurrencyAborts(t *testing.T) {
 			t.Errorf("%s: err %v after %d attempts, want success on the third", code, err, attempts)
 		}
 	}
-	if got := f.count(`SELECT balance FROM accounts WHERE player_id = $1`, f.players[0]); got != 2 {
+	if got := f.count(`SELECT balance FROM accounts WHERE table_id = $1 AND player_id = $2`, f.host.TableID, f.players[0]); got != 2 {
 		t.Fatalf("Ann's balance %d, want 2: each deposit committed once", got)
 	}
 	attempts := 0

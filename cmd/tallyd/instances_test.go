@@ -47,7 +47,9 @@ func startInstances(t *testing.T) *instances {
 	t.Cleanup(stopA)
 	b, stopB := startTallyd(t, bin, t.TempDir(), args...)
 	t.Cleanup(stopB)
-	pool, err := pgxpool.New(context.Background(), dsn)
+	// The test counts across the whole database, as no request does: as
+	// the owner, outside the routing check.
+	pool, err := pgxpool.New(context.Background(), dbtest.OwnerDSN(t, dsn))
 	if err != nil {
 		t.Fatal(err)
 	}

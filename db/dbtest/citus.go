@@ -87,9 +87,9 @@ func citusDatabase(t testing.TB, e *env, name string, version uint) {
 	// connections Citus holds essential.
 	citusMu.Lock()
 	defer citusMu.Unlock()
-	nodes := []string{e.adminDSN}
+	nodes := []string{e.ownerDSN}
 	for _, w := range workers {
-		dsn, err := onNode(e.adminDSN, w)
+		dsn, err := onNode(e.ownerDSN, w)
 		if err != nil {
 			t.Fatalf("dbtest: %v", err)
 		}
@@ -116,11 +116,11 @@ func citusDatabase(t testing.TB, e *env, name string, version uint) {
 			t.Fatalf("dbtest: citus in %s on %s: %v", name, pgserver.Redact(n), err)
 		}
 	}
-	coordinator, err := pgserver.WithDatabase(e.adminDSN, name)
+	coordinator, err := pgserver.WithDatabase(e.ownerDSN, name)
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
-	cfg, err := pgx.ParseConfig(e.adminDSN)
+	cfg, err := pgx.ParseConfig(e.ownerDSN)
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
@@ -146,7 +146,7 @@ func citusDatabase(t testing.TB, e *env, name string, version uint) {
 			t.Fatalf("dbtest: distribute %s: %v", name, err)
 		}
 	}
-	if err := runtimeLogin(ctx, e.adminDSN); err != nil {
+	if err := runtimeLogin(ctx, e.ownerDSN); err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
 }

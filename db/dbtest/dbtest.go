@@ -46,10 +46,17 @@ import (
 
 // env is the per-process test environment, set up on first use.
 type env struct {
-	adminDSN string
+	adminDSN string // the server's administrator, whose login tests change
+	ownerDSN string // the administrator as tests and setup connect
 	admin    *pgxpool.Pool
 	server   *pgserver.Server // nil when an external server is used
 	template string
+	capture  string // why the routing check cannot run; "" when it can
+	dealloc  int64  // pg_stat_statements' evictions before the tests
+
+	mu        sync.Mutex
+	databases []uint32 // the test databases made, for the routing check
+	roles     []uint32 // the runtime logins made and dropped, for the routing check
 }
 
 var (
@@ -63,12 +70,25 @@ const howTo = "set TEST_DATABASE_URL (for example postgres://postgres@127.0.0.1:
 	"to use a running server whose role may CREATE DATABASE, or install the PostgreSQL server binaries " +
 	"(apt-get install postgresql) so the tests can start their own"
 
-// Main runs a package's tests and then stops the private server. Use it as
-// the package's TestMain:
+// Main runs a package's tests, then the routing check, and then stops the
+// private server. Use it as the package's TestMain:
 //
 //	func TestMain(m *testing.M) { dbtest.Main(m) }
+//
+// The routing check (package db/routing) reads from pg_stat_statements
+// every statement the runtime role ran in the tests' databases, and those
+// inside Tally's functions, and fails the process when one touches a
+// distributed table without pinning its distribution column, unless the
+// routing Allowlist says why it is global. It prints one summary line, and
+// writes every statement with its verdict to a file in the directory
+// TALLY_ROUTING_REPORT names, if set.
 func Main(m *testing.M) {
 	code := m.Run()
+	if shared == nil {
+		fmt.Println("routing: no test database was made: no statement to check")
+	} else if !shared.checkRouting(os.Stdout) && code == 0 {
+		code = 1
+	}
 	shutdown()
 	os.Exit(code)
 }
@@ -148,6 +168,13 @@ func dsnAt(t testing.TB, version uint) string {
 			t.Fatalf("dbtest: create test database: %v", err)
 		}
 	}
+	var oid uint32
+	if err := e.admin.QueryRow(ctx, "SELECT oid FROM pg_database WHERE datname = $1", name).Scan(&oid); err != nil {
+		t.Fatalf("dbtest: test database: %v", err)
+	}
+	e.mu.Lock()
+	e.databases = append(e.databases, oid)
+	e.mu.Unlock()
 	// A database's own privileges are not cloned with its template:
 	// migration 4's refusal of temporary tables is made again.
 	revoke := fmt.Sprintf("REVOKE TEMPORARY ON DATABASE %s FROM PUBLIC", pgx.Identifier{name}.Sanitize())
@@ -183,10 +210,26 @@ func OwnerDSN(t testing.TB, dsn string) string {
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
-	owner, err := pgserver.WithDatabase(e.adminDSN, cfg.Database)
+	owner, err := pgserver.WithDatabase(e.ownerDSN, cfg.Database)
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
+	return owner
+}
+
+// OwnerPool returns a pool, as the server's administrator, on the
+// database pool (from Pool) reaches, closed when the test ends. A test
+// reads the whole database through it (every table's rows, to show that
+// nothing was written): those reads are the test's, not statements Tally
+// runs, and the routing check, which reads only the runtime role's, does
+// not hold them to one table.
+func OwnerPool(t testing.TB, pool *pgxpool.Pool) *pgxpool.Pool {
+	t.Helper()
+	owner, err := pgxpool.New(context.Background(), OwnerDSN(t, pool.Config().ConnString()))
+	if err != nil {
+		t.Fatalf("dbtest: open owner pool: %v", err)
+	}
+	t.Cleanup(owner.Close)
 	return owner
 }
 
@@ -210,9 +253,11 @@ func setup() (*env, error) {
 		e.adminDSN = os.Getenv("DATABASE_URL")
 	}
 	if e.adminDSN == "" {
-		srv, err := pgserver.Start(ctx, pgserver.Config{
-			Settings: map[string]string{"max_connections": "300"},
-		})
+		settings := map[string]string{"max_connections": "300"}
+		for k, v := range captureSettings {
+			settings[k] = v
+		}
+		srv, err := pgserver.Start(ctx, pgserver.Config{Settings: settings})
 		if err != nil {
 			return nil, err
 		}
@@ -226,11 +271,27 @@ func setup() (*env, error) {
 		e.close()
 		return nil, fmt.Errorf("connect to %s: %w", pgserver.Redact(e.adminDSN), err)
 	}
-	e.admin = admin
+	e.admin, e.ownerDSN = admin, e.adminDSN
+	if e.capture = e.startCapture(ctx); e.capture != "" && e.server != nil {
+		e.close()
+		return nil, fmt.Errorf("the routing check needs pg_stat_statements: %s", e.capture)
+	}
+	if e.capture == "" {
+		// The administrator's own nested statements are left out of the
+		// capture from here on (see untracked).
+		if e.ownerDSN, err = withOptions(e.adminDSN, untracked); err == nil {
+			admin.Close()
+			e.admin, err = pgxpool.New(ctx, e.ownerDSN)
+		}
+		if err != nil {
+			e.close()
+			return nil, err
+		}
+	}
 	if citusMode() {
 		return e, nil // no template: citusDatabase migrates each test's own
 	}
-	if e.template, err = ensureTemplate(ctx, admin, e.adminDSN); err != nil {
+	if e.template, err = ensureTemplate(ctx, e.admin, e.ownerDSN); err != nil {
 		e.close()
 		return nil, err
 	}
@@ -305,6 +366,13 @@ func DSNWithConnectionLimit(t testing.TB, limit int) string {
 		ident, role, limit, db.RuntimeGroup)); err != nil {
 		t.Fatalf("dbtest: create role: %v", err)
 	}
+	var oid uint32
+	if err := e.admin.QueryRow(ctx, "SELECT oid FROM pg_roles WHERE rolname = $1", role).Scan(&oid); err != nil {
+		t.Fatalf("dbtest: role: %v", err)
+	}
+	e.mu.Lock()
+	e.roles = append(e.roles, oid)
+	e.mu.Unlock()
 	// Registered before the database's cleanup, so it runs after it: the
 	// role holds privileges in the database until that is dropped.
 	t.Cleanup(func() {

@@ -9,7 +9,7 @@ VALUES (@table_id, @seq, @hash, @round, @rows, @state, @digest, @report, @seal)
 ON CONFLICT (table_id) DO UPDATE
 SET seq = excluded.seq, hash = excluded.hash, round = excluded.round, rows = excluded.rows,
     state = excluded.state, digest = excluded.digest, report = excluded.report, seal = excluded.seal,
-    created_at = now();
+    created_at = excluded.created_at;
 
 -- name: CheckpointDigest :one
 -- CheckpointDigest is the SHA-256 of every stored row of a table, each as

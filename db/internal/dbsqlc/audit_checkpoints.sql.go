@@ -75,7 +75,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (table_id) DO UPDATE
 SET seq = excluded.seq, hash = excluded.hash, round = excluded.round, rows = excluded.rows,
     state = excluded.state, digest = excluded.digest, report = excluded.report, seal = excluded.seal,
-    created_at = now()
+    created_at = excluded.created_at
 `
 
 type CheckpointPutParams struct {
