@@ -1,8 +1,6 @@
 package api
 
 import (
-	"context"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"math"
 	"net/http"
 	"strings"
@@ -20,7 +18,6 @@ import (
 // through again.
 func TestReadyzRemembersADiskFullWrite(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	pool := dbtest.Pool(t)
 	c := newClient(t, New(Config{Tables: table.New(pool, seal.Random(), nil)}))
 	tb := makeTable(t, c, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
@@ -28,18 +25,11 @@ func TestReadyzRemembersADiskFullWrite(t *testing.T) {
 	if r := c.do(t, readyz); r.status != http.StatusOK {
 		t.Fatalf("readyz before: %d %s", r.status, r.body)
 	}
-	owner, err := pgxpool.New(ctx, dbtest.OwnerDSN(t, pool.Config().ConnString()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer owner.Close()
 	// The schema's owner adds a trigger that fails as a full disk would.
-	if _, err := owner.Exec(ctx, `
-		CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
-		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
-		CREATE TRIGGER test_disk_full BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_disk_full();`); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.AddTrigger(t, pool.Config().ConnString(),
+		`CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
+		`CREATE TRIGGER test_disk_full BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_disk_full()`)
 	start := req{method: http.MethodPost, path: tb.path("/rounds"), token: tb.Host, key: "round-1"}
 	unavailable(t, start, c.do(t, start))
 	for range 2 {
@@ -53,9 +43,7 @@ func TestReadyzRemembersADiskFullWrite(t *testing.T) {
 	if r := c.do(t, req{method: http.MethodGet, path: tb.path("/balances"), token: tb.Host}); r.status != http.StatusOK {
 		t.Fatalf("reads with the disk full: %d %s", r.status, r.body)
 	}
-	if _, err := owner.Exec(ctx, `DROP TRIGGER test_disk_full ON events`); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.AddTrigger(t, pool.Config().ConnString(), `DROP TRIGGER test_disk_full ON events`)
 	unavailable(t, readyz, c.do(t, readyz)) // no write has gone through yet
 	if r := c.do(t, start); r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "" {
 		t.Fatalf("the write sent again with space back: %d %s", r.status, r.body)

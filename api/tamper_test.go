@@ -54,7 +54,7 @@ var tamperCases = []tamperCase{
 	}, want: "event 5: sequence gap"},
 	{name: "two events reordered", sql: []string{
 		`UPDATE events SET seq = seq + 1000 WHERE table_id = $1 AND seq IN (4, 5)`,
-		`UPDATE events SET seq = CASE seq WHEN 1004 THEN 5 ELSE 4 END WHERE table_id = $1 AND seq IN (1004, 1005)`,
+		`UPDATE events SET seq = CASE WHEN seq = 1004 THEN 5 ELSE 4 END WHERE table_id = $1 AND seq IN (1004, 1005)`,
 	}, want: "event 4: prev_hash"},
 	{name: "an event's payload edited", sql: []string{
 		`UPDATE events SET payload = jsonb_set(payload, '{name}', '"Eve"') WHERE table_id = $1 AND seq = 2`,

@@ -77,26 +77,11 @@ func TestADiskFullWriteIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer owner.Close()
-	// The schema's owner adds a trigger that fails as a full disk would
-	// (on Citus, a trigger it vouches for: docs/citus.md).
-	stmts := []string{
+	// The schema's owner adds a trigger that fails as a full disk would.
+	dbtest.AddTrigger(t, pool.Config().ConnString(),
 		`CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
-		`CREATE TRIGGER test_disk_full BEFORE INSERT ON players FOR EACH ROW EXECUTE FUNCTION test_disk_full()`,
-	}
-	if dbtest.Citus() {
-		stmts = append([]string{"SET citus.enable_unsafe_triggers = on"}, stmts...)
-	}
-	oc, err := owner.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range stmts {
-		if _, err := oc.Exec(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	oc.Release()
+		`CREATE TRIGGER test_disk_full BEFORE INSERT ON players FOR EACH ROW EXECUTE FUNCTION test_disk_full()`)
 	tbl := newTable(t, pool, "FULL1")
 	conn, err := pool.Acquire(ctx)
 	if err != nil {

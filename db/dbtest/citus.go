@@ -151,6 +151,22 @@ func citusDatabase(t testing.TB, e *env, name string, version uint) {
 	}
 }
 
+// AddTrigger runs statements that add a trigger (and its function) to a
+// test's database as its owner, one at a time on one connection: on Citus
+// a trigger on a distributed table must be vouched for
+// (citus.enable_unsafe_triggers), as Distribute does for Tally's own.
+func AddTrigger(t testing.TB, dsn string, stmts ...string) {
+	t.Helper()
+	if citusMode() {
+		stmts = append([]string{"SET citus.enable_unsafe_triggers = on"}, stmts...)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := execOn(ctx, OwnerDSN(t, dsn), stmts...); err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+}
+
 // citusMu lets one test at a time migrate its database.
 var citusMu sync.Mutex
 
