@@ -1,0 +1,112 @@
+package royale
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrFleet is wrapped by every refusal of a fleet as a whole.
+var ErrFleet = errors.New("not a fleet")
+
+// Fleet is the ship cards one player holds.
+type Fleet []Card
+
+// Check refuses a fleet with a card that is no ship card, or with two
+// surface ships on one cell (ROYALE.md 1, a house rule: a submarine may
+// share cells with a ship; two players' cards may share cells freely).
+func (f Fleet) Check() error {
+	taken := map[Cell]Kind{}
+	for i, c := range f {
+		if err := c.Check(); err != nil {
+			return fmt.Errorf("card %d: %w", i+1, err)
+		}
+		if c.Kind == Submarine {
+			continue
+		}
+		for _, x := range c.Cells {
+			if k, ok := taken[x]; ok {
+				return fmt.Errorf("%w: the %s and the %s both cover %s (only a submarine may share a ship's cells)",
+					ErrFleet, k, c.Kind, x)
+			}
+			taken[x] = c.Kind
+		}
+	}
+	return nil
+}
+
+// SaltSize is the length in bytes of the salt a commitment is made with.
+const SaltSize = 32
+
+// Canonical is the fleet's one encoding, whatever order its cards and
+// cells were given in: a version line, then one line per card
+// ("battleship 3 B2 B3 B4 B5"), cards in the order of their kind (Kinds),
+// then of their bonus, then of their cells.
+func (f Fleet) Canonical() []byte {
+	lines := make([]string, len(f))
+	for i, c := range f {
+		cells := sortedCells(c.Cells)
+		parts := []string{string(c.Kind), strconv.Itoa(c.Bonus)}
+		for _, x := range cells {
+			parts = append(parts, x.String())
+		}
+		lines[i] = fmt.Sprintf("%d %s", slices.Index(Kinds, c.Kind), strings.Join(parts, " "))
+	}
+	slices.SortFunc(lines, func(a, b string) int { return compareCardLines(a, b) })
+	var b strings.Builder
+	b.WriteString("tally royale fleet v1\n")
+	for _, l := range lines {
+		_, rest, _ := strings.Cut(l, " ")
+		b.WriteString(rest)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+// compareCardLines orders the lines Canonical builds by kind, bonus and
+// cells (cells compare as board positions, not as text: B10 after B9).
+func compareCardLines(a, b string) int {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	for i := 0; i < len(fa) && i < len(fb); i++ {
+		var x, y int
+		switch i {
+		case 0, 2: // the kind's place, the bonus
+			x, _ = strconv.Atoi(fa[i])
+			y, _ = strconv.Atoi(fb[i])
+		case 1: // the kind's name follows from its place
+			continue
+		default:
+			ca, _ := ParseCell(fa[i])
+			cb, _ := ParseCell(fb[i])
+			x, y = ca.Row*Size+ca.Col, cb.Row*Size+cb.Col
+		}
+		if x != y {
+			return x - y
+		}
+	}
+	return len(fa) - len(fb)
+}
+
+// Commitment is SHA-256 over a salt and the fleet's canonical encoding: it
+// is published when play starts, and the fleet and salt revealed at the
+// end must hash to it.
+func (f Fleet) Commitment(salt []byte) [32]byte {
+	h := sha256.New()
+	h.Write([]byte("tally royale commitment v1\n"))
+	h.Write(salt)
+	h.Write(f.Canonical())
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// Opens reports whether fleet and salt, revealed, are what commitment
+// was made from.
+func Opens(commitment [32]byte, f Fleet, salt []byte) bool {
+	got := f.Commitment(salt)
+	return len(salt) == SaltSize && subtle.ConstantTimeCompare(got[:], commitment[:]) == 1
+}
