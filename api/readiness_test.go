@@ -26,7 +26,7 @@ func TestReadyzRemembersADiskFullWrite(t *testing.T) {
 		t.Fatalf("readyz before: %d %s", r.status, r.body)
 	}
 	// The schema's owner adds a trigger that fails as a full disk would.
-	dbtest.AddTrigger(t, pool.Config().ConnString(),
+	dbtest.AlterAsOwner(t, pool.Config().ConnString(),
 		`CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
 		`CREATE TRIGGER test_disk_full BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_disk_full()`)
@@ -43,7 +43,7 @@ func TestReadyzRemembersADiskFullWrite(t *testing.T) {
 	if r := c.do(t, req{method: http.MethodGet, path: tb.path("/balances"), token: tb.Host}); r.status != http.StatusOK {
 		t.Fatalf("reads with the disk full: %d %s", r.status, r.body)
 	}
-	dbtest.AddTrigger(t, pool.Config().ConnString(), `DROP TRIGGER test_disk_full ON events`)
+	dbtest.AlterAsOwner(t, pool.Config().ConnString(), `DROP TRIGGER test_disk_full ON events`)
 	unavailable(t, readyz, c.do(t, readyz)) // no write has gone through yet
 	if r := c.do(t, start); r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "" {
 		t.Fatalf("the write sent again with space back: %d %s", r.status, r.body)

@@ -70,8 +70,8 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 		return nil, fmt.Errorf("distribute: %w", err)
 	}
 	defer conn.Close(context.Background())
-	var citus bool
-	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')").Scan(&citus); err != nil {
+	citus, err := hasCitus(ctx, conn)
+	if err != nil {
 		return nil, fmt.Errorf("distribute: %w", err)
 	}
 	if !citus {
@@ -158,13 +158,20 @@ func distributed(ctx context.Context, dsn string) (bool, error) {
 		return false, err
 	}
 	defer conn.Close(context.Background())
-	var citus bool
-	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')").Scan(&citus); err != nil || !citus {
+	if citus, err := hasCitus(ctx, conn); err != nil || !citus {
 		return false, err
 	}
 	// Citus cannot make a table with an identity column local again
 	// (undistribute_table), and older constraints (a join code unique in
 	// the table row) cannot hold on distributed tables.
-	err = conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('public.tables'))").Scan(&citus)
+	var on bool
+	err = conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('public.tables'))").Scan(&on)
+	return on, err
+}
+
+// hasCitus reports whether the database conn is on has the citus extension.
+func hasCitus(ctx context.Context, conn *pgx.Conn) (bool, error) {
+	var citus bool
+	err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')").Scan(&citus)
 	return citus, err
 }

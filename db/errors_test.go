@@ -78,7 +78,7 @@ func TestADiskFullWriteIsUnavailable(t *testing.T) {
 	}
 	defer owner.Close()
 	// The schema's owner adds a trigger that fails as a full disk would.
-	dbtest.AddTrigger(t, pool.Config().ConnString(),
+	dbtest.AlterAsOwner(t, pool.Config().ConnString(),
 		`CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
 		`CREATE TRIGGER test_disk_full BEFORE INSERT ON players FOR EACH ROW EXECUTE FUNCTION test_disk_full()`)

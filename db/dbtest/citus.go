@@ -27,10 +27,7 @@ import (
 // says how to run the suites this way.
 
 // Citus reports whether the tests run on a Citus cluster (TEST_CITUS).
-func Citus() bool { return citusMode() }
-
-// citusMode reports whether the tests run on a Citus cluster.
-func citusMode() bool {
+func Citus() bool {
 	switch strings.ToLower(os.Getenv("TEST_CITUS")) {
 	case "on", "1", "true", "yes":
 		return true
@@ -151,13 +148,13 @@ func citusDatabase(t testing.TB, e *env, name string, version uint) {
 	}
 }
 
-// AddTrigger runs statements that add a trigger (and its function) to a
-// test's database as its owner, one at a time on one connection: on Citus
-// a trigger on a distributed table must be vouched for
+// AlterAsOwner changes the schema of a test's database as its owner (a
+// trigger added or dropped), one statement at a time on one connection: on
+// Citus a trigger on a distributed table must be vouched for
 // (citus.enable_unsafe_triggers), as Distribute does for Tally's own.
-func AddTrigger(t testing.TB, dsn string, stmts ...string) {
+func AlterAsOwner(t testing.TB, dsn string, stmts ...string) {
 	t.Helper()
-	if citusMode() {
+	if Citus() {
 		stmts = append([]string{"SET citus.enable_unsafe_triggers = on"}, stmts...)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

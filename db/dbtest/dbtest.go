@@ -127,7 +127,7 @@ func DSNAt(t testing.TB, version uint) string {
 		t.Fatal("dbtest: DSNAt needs a version; DSN is the latest")
 	}
 	dsn := dsnAt(t, version)
-	if !citusMode() {
+	if !Citus() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		if err := db.MigrateTo(ctx, OwnerDSN(t, dsn), version); err != nil {
@@ -145,7 +145,7 @@ func Upgrade(t testing.TB, dsn string) uint {
 	defer cancel()
 	owner := OwnerDSN(t, dsn)
 	v, err := db.Migrate(ctx, owner, "up")
-	if err == nil && citusMode() {
+	if err == nil && Citus() {
 		_, err = db.Distribute(ctx, owner)
 	}
 	if err != nil {
@@ -160,7 +160,7 @@ func dsnAt(t testing.TB, version uint) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	name := "tally_test_" + randomSuffix()
-	if citusMode() {
+	if Citus() {
 		citusDatabase(t, e, name, version)
 	} else {
 		sql := fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", pgx.Identifier{name}.Sanitize(), pgx.Identifier{e.template}.Sanitize())
@@ -181,7 +181,7 @@ func dsnAt(t testing.TB, version uint) string {
 	if _, err := e.admin.Exec(ctx, revoke); err != nil {
 		t.Fatalf("dbtest: %s: %v", revoke, err)
 	}
-	if !citusMode() { // citusDatabase drops its own on every node
+	if !Citus() { // citusDatabase drops its own on every node
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -195,7 +195,7 @@ func dsnAt(t testing.TB, version uint) string {
 	if err == nil {
 		dsn, err = pgserver.WithUser(dsn, runtimeRole, runtimeRole)
 	}
-	if err == nil && citusMode() {
+	if err == nil && Citus() {
 		// Citus writes out again, unqualified, the statements it splits
 		// between the coordinator and the shards (pg_catalog.sha256
 		// becomes sha256): what keeps PostgreSQL's own functions there is
@@ -296,7 +296,7 @@ func setup() (*env, error) {
 			return nil, err
 		}
 	}
-	if citusMode() {
+	if Citus() {
 		return e, nil // no template: citusDatabase migrates each test's own
 	}
 	if e.template, err = ensureTemplate(ctx, e.admin, e.ownerDSN); err != nil {

@@ -28,8 +28,8 @@ func Deal(r io.Reader, kinds []Kind, bonus bool) (Fleet, error) {
 			if bonus {
 				c.Bonus = k.DealtBonus()
 			}
-			if (append(fleet, c)).Check() == nil {
-				fleet = append(fleet, c)
+			if next := append(fleet, c); next.Check() == nil {
+				fleet = next
 				break
 			}
 		}

@@ -44,51 +44,32 @@ const SaltSize = 32
 
 // Canonical is the fleet's one encoding, whatever order its cards and
 // cells were given in: a version line, then one line per card
-// ("battleship 3 B2 B3 B4 B5"), cards in the order of their kind (Kinds),
-// then of their bonus, then of their cells.
+// ("battleship 3 B2 B3 B4 B5", cells in board order), cards in the order
+// of their kind (Kinds), then of their bonus, then of their cells.
 func (f Fleet) Canonical() []byte {
-	lines := make([]string, len(f))
+	cards := make(Fleet, len(f))
 	for i, c := range f {
-		cells := sortedCells(c.Cells)
-		parts := []string{string(c.Kind), strconv.Itoa(c.Bonus)}
-		for _, x := range cells {
-			parts = append(parts, x.String())
-		}
-		lines[i] = fmt.Sprintf("%d %s", slices.Index(Kinds, c.Kind), strings.Join(parts, " "))
+		cards[i] = Card{Kind: c.Kind, Cells: sortedCells(c.Cells), Bonus: c.Bonus}
 	}
-	slices.SortFunc(lines, func(a, b string) int { return compareCardLines(a, b) })
+	slices.SortFunc(cards, func(a, b Card) int {
+		if d := slices.Index(Kinds, a.Kind) - slices.Index(Kinds, b.Kind); d != 0 {
+			return d
+		}
+		if d := a.Bonus - b.Bonus; d != 0 {
+			return d
+		}
+		return slices.CompareFunc(a.Cells, b.Cells, func(x, y Cell) int { return x.Row*Size + x.Col - (y.Row*Size + y.Col) })
+	})
 	var b strings.Builder
 	b.WriteString("tally royale fleet v1\n")
-	for _, l := range lines {
-		_, rest, _ := strings.Cut(l, " ")
-		b.WriteString(rest)
+	for _, c := range cards {
+		b.WriteString(string(c.Kind) + " " + strconv.Itoa(c.Bonus))
+		for _, x := range c.Cells {
+			b.WriteString(" " + x.String())
+		}
 		b.WriteByte('\n')
 	}
 	return []byte(b.String())
-}
-
-// compareCardLines orders the lines Canonical builds by kind, bonus and
-// cells (cells compare as board positions, not as text: B10 after B9).
-func compareCardLines(a, b string) int {
-	fa, fb := strings.Fields(a), strings.Fields(b)
-	for i := 0; i < len(fa) && i < len(fb); i++ {
-		var x, y int
-		switch i {
-		case 0, 2: // the kind's place, the bonus
-			x, _ = strconv.Atoi(fa[i])
-			y, _ = strconv.Atoi(fb[i])
-		case 1: // the kind's name follows from its place
-			continue
-		default:
-			ca, _ := ParseCell(fa[i])
-			cb, _ := ParseCell(fb[i])
-			x, y = ca.Row*Size+ca.Col, cb.Row*Size+cb.Col
-		}
-		if x != y {
-			return x - y
-		}
-	}
-	return len(fa) - len(fb)
 }
 
 // Commitment is SHA-256 over a salt and the fleet's canonical encoding: it
