@@ -81,8 +81,8 @@ type seat struct {
 	fleet      Fleet // kept or entered; nil until ready
 	salt       []byte
 	commit     [32]byte // the fleet's commitment, once play started
-	left       []int  // per card, its cells not yet shot
-	sunk       []bool // per card
+	left       []int    // per card, its cells not yet shot
+	sunk       []bool   // per card
 	afloat     int
 	eliminated bool
 	baseSonar  bool // the base sonar is still unused (advanced)
