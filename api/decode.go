@@ -71,6 +71,20 @@ func decodeWrite(c echo.Context, v any, status int) (table.Key, error) {
 	return idempotencyKey(c, body, status)
 }
 
+// optionalWrite is decodeWrite for a write whose body may be left out.
+func optionalWrite(c echo.Context, v any, status int) (table.Key, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return table.Key{}, err
+	}
+	if body != nil {
+		if err := decodeStrict(body, v); err != nil {
+			return table.Key{}, err
+		}
+	}
+	return idempotencyKey(c, body, status)
+}
+
 // emptyWrite reads the body of a write that takes none (empty or {}) and
 // its Idempotency-Key.
 func emptyWrite(c echo.Context, status int) (table.Key, error) {

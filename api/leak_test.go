@@ -27,6 +27,8 @@ type twins struct {
 	tokens []map[string]string // each table's tokens by who holds them
 	// askers are the tokens that may not read the sealed throws.
 	askers []string
+	// reads are read paths asked besides the table's own.
+	reads []string
 }
 
 // newTwins makes n tables from one body, each in its own database so that
@@ -118,11 +120,14 @@ var (
 	// a throw's event carries 128 random bits, drawn afresh for every
 	// throw whatever its dice.
 	nonce = regexp.MustCompile(`"nonce":"[0-9a-f]{32}"`)
+	// a fleet's salt (Battleship Royale) is 256 random bits, shown to its
+	// owner (base64 in JSON).
+	salt = regexp.MustCompile(`"salt":"[A-Za-z0-9+/]{43}="`)
 )
 
 // normalize sets aside what differs between the tables whatever the dice:
 // the join code, the time of each write, the random nonce of each throw's
-// event and the hashes, which cover the time and the nonce and so differ
+// event, the random salt of the asker's own Battleship Royale fleet and the hashes, which cover the time and the nonce and so differ
 // too. Each is replaced by a placeholder where it stood,
 // so that whether it is shown, and where, is still compared; a hash
 // withheld (an empty string) stays empty. Whether a shown hash could be
@@ -132,6 +137,7 @@ func (tw *twins) normalize(i int, body []byte) string {
 	out := strings.ReplaceAll(string(body), tw.tables[i].tb.Code, "<join-code>")
 	out = timestamp.ReplaceAllString(out, "<time>")
 	out = nonce.ReplaceAllString(out, `"nonce":"<nonce>"`)
+	out = salt.ReplaceAllString(out, `"salt":"<salt>"`)
 	return hexHash.ReplaceAllString(out, "<hash>")
 }
 
@@ -140,6 +146,7 @@ func (tw *twins) readsAlike(when string) {
 	tw.t.Helper()
 	paths := []string{"", "/rounds", "/rounds/1", "/events?limit=500", "/events?after=4&limit=3", "/audit",
 		"/balances", "/ledger", "/ledger.csv", "/settle-up"}
+	paths = append(paths, tw.reads...)
 	for _, who := range tw.askers {
 		for _, p := range paths {
 			tw.ask(when, who, http.MethodGet, p, nil)

@@ -64,6 +64,7 @@ var (
 	kindMediaType     = &problemKind{"/problems/unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported media type"}
 	kindInvalidRoll   = &problemKind{"/problems/invalid-roll", http.StatusUnprocessableEntity, "Invalid roll"}
 	kindInvalidRules  = &problemKind{"/problems/invalid-ruleset", http.StatusUnprocessableEntity, "Invalid ruleset"}
+	kindInvalidMove   = &problemKind{"/problems/invalid-move", http.StatusUnprocessableEntity, "Not allowed by the Battleship Royale rules"}
 	kindInvalid       = &problemKind{"/problems/invalid-request", http.StatusUnprocessableEntity, "Invalid request"}
 	kindInsufficient  = &problemKind{"/problems/insufficient-funds", http.StatusUnprocessableEntity, "Insufficient funds"}
 	kindPotNotEmpty   = &problemKind{"/problems/pot-not-empty", http.StatusConflict, "The pot is not empty"}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/odds"
+	"github.com/tally-dice/tally/game/royale"
 	"github.com/tally-dice/tally/table"
 )
 
@@ -29,6 +30,26 @@ var ruleCodes = []struct {
 	{game.ErrTurnIncomplete, "turn-incomplete"},
 }
 
+// royaleRules are the stable codes of the Battleship Royale rules a move
+// can break (ROYALE.md 5), sent as the problem's `rule`.
+var royaleRules = []struct {
+	err  error
+	code string
+}{
+	{royale.ErrCell, "cell"},
+	{royale.ErrCard, "card"},
+	{royale.ErrFleet, "fleet"},
+	{royale.ErrDiscard, "discard"},
+	{royale.ErrPhase, "phase"},
+	{royale.ErrShot, "shot"},
+	{royale.ErrTooManyShots, "too-many-shots"},
+	{royale.ErrDie, "die"},
+	{royale.ErrSonar, "sonar"},
+	{royale.ErrNotDone, "not-done"},
+	{royale.ErrBadAction, "action"},
+	{royale.ErrUnknownPlayer, "player"},
+}
+
 // domainProblem maps the errors of the table service and the game to problems.
 // It is called by problemFor and nowhere else.
 func domainProblem(err error) (Problem, bool) {
@@ -48,6 +69,13 @@ func domainProblem(err error) (Problem, bool) {
 			}
 		}
 		return p, true
+	}
+	for _, rr := range royaleRules {
+		if errors.Is(err, rr.err) {
+			p := kindInvalidMove.problem(err.Error())
+			p.Rule = rr.code
+			return p, true
+		}
 	}
 	for _, m := range domainKinds {
 		for _, target := range m.errs {
@@ -80,17 +108,18 @@ var domainKinds = []struct {
 	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
 	{[]error{table.ErrForbidden}, kindForbidden, "", false},
 	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},
-	{[]error{game.ErrOutOfTurn}, kindOutOfTurn, "", false},
+	{[]error{game.ErrOutOfTurn, royale.ErrOutOfTurn}, kindOutOfTurn, "", false},
 	{[]error{table.ErrRoundPlaying}, kindRoundBusy, "", false},
 	{[]error{table.ErrNoRound, game.ErrRoundOver, game.ErrNoRoundPending}, kindNoRound, "", false},
 	{[]error{table.ErrTableClosed}, kindTableClosed, "", false},
 	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, "", false},
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
-	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded}, kindConflict, "", false},
+	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded,
+		royale.ErrGameOver, table.ErrWrongGame}, kindConflict, "", false},
 	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},
-	{[]error{game.ErrUnknownPreset, game.ErrBadOption}, kindInvalidRules, "", false},
-	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, game.ErrBadAction, game.ErrNoAutomatic,
+	{[]error{game.ErrUnknownPreset, game.ErrBadOption, royale.ErrOptions}, kindInvalidRules, "", false},
+	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, royale.ErrSetup, game.ErrBadAction, game.ErrNoAutomatic,
 		game.ErrLiftNotAllowed, game.ErrUnknownPlayer, game.ErrRollOff}, kindInvalid, "", false},
 	{[]error{odds.ErrRuleset, odds.ErrRollsLeft, odds.ErrLater, odds.ErrPoint, odds.ErrBanked,
 		odds.ErrCargoNotQualified, odds.ErrCargoCount, odds.ErrFace, odds.ErrPathHint, odds.ErrImpossibleState}, kindInvalid, "", false},

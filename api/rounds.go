@@ -48,16 +48,7 @@ func (s *server) getRound(c echo.Context) error {
 // startRound serves POST /v1/tables/:tableId/rounds. The body is optional.
 func (s *server) startRound(c echo.Context) error {
 	var in table.StartRoundInput
-	body, err := readBody(c)
-	if err != nil {
-		return err
-	}
-	if body != nil {
-		if err := decodeStrict(body, &in); err != nil {
-			return err
-		}
-	}
-	k, err := idempotencyKey(c, body, http.StatusCreated)
+	k, err := optionalWrite(c, &in, http.StatusCreated)
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,10 @@ func (s *server) routes(e *echo.Echo) {
 	t.GET("/rounds/:number", s.getRound)
 	t.POST("/rounds/:number/actions", s.recordAction)
 	t.POST("/rounds/:number/turns", s.recordTurn)
+	t.POST("/royale", s.startRoyale)
+	t.GET("/royale/:number", s.getRoyale)
+	t.POST("/royale/:number/actions", s.royaleAct)
+	t.POST("/royale/:number/abandon", s.abandonRoyale)
 	t.GET("/balances", s.getBalances)
 	t.GET("/ledger", s.getLedger)
 	// The reads that cost most share a limit per token.

@@ -39,6 +39,8 @@ var Distribution = []Distributed{
 	{Table: "postings", Column: "table_id", ColocateWith: "tables"},
 	{Table: "idempotency_keys", Column: "table_id", ColocateWith: "tables"},
 	{Table: "audit_checkpoints", Column: "table_id", ColocateWith: "tables"},
+	{Table: "royale_games", Column: "table_id", ColocateWith: "tables"},
+	{Table: "royale_actions", Column: "table_id", ColocateWith: "tables"},
 	{Table: "join_codes", Column: "code"},
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db/internal/dbsqlc"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/royale"
 )
 
 // Table statuses.
@@ -38,7 +39,11 @@ type Table struct {
 	ClosedAt       *time.Time
 	Head           chain.Head
 	HeadSeal       []byte // the head's seal (package seal); nil before it was sealed
-	Rounds         int
+	// Rounds is the number of the latest round, or at a Battleship Royale
+	// table of the latest game.
+	Rounds int
+	// Royale is a Battleship Royale table's options; nil at a dice table.
+	Royale *royale.Options
 }
 
 // NewTable is a table about to be made.
@@ -51,6 +56,7 @@ type NewTable struct {
 	HostTokenHash  []byte
 	AuditTokenHash []byte
 	NoOverdraft    bool
+	Royale         *royale.Options
 }
 
 // TableInsert queues making a table, with its pot and bank accounts, and
@@ -62,13 +68,19 @@ func (b *Batch) TableInsert(t NewTable, out *Table) {
 	if err != nil {
 		panic(fmt.Sprintf("db: a ruleset always encodes: %v", err))
 	}
+	var opts []byte
+	if t.Royale != nil {
+		if opts, err = json.Marshal(t.Royale); err != nil {
+			panic(fmt.Sprintf("db: Royale options always encode: %v", err))
+		}
+	}
 	b.exec(func(q dbsqlc.DBTX) error {
 		return queries.JoinCodeInsert(b.ctx, q, dbsqlc.JoinCodeInsertParams{Code: t.JoinCode, TableID: t.ID})
 	})
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.TableInsert(b.ctx, q, dbsqlc.TableInsertParams{ID: t.ID, Name: t.Name, Ruleset: rules,
 			Currency: t.Currency, JoinCode: t.JoinCode, HostTokenHash: t.HostTokenHash,
-			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft})
+			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft, Royale: opts})
 		if err != nil {
 			return err
 		}
@@ -180,6 +192,12 @@ func toTable(r dbsqlc.Table, out *Table) error {
 		HostTokenHash: r.HostTokenHash, AuditTokenHash: r.AuditTokenHash, NoOverdraft: r.NoOverdraft,
 		Status: r.Status, CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt,
 		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds)}
+	if r.Royale != nil {
+		out.Royale = new(royale.Options)
+		if err := json.Unmarshal(r.Royale, out.Royale); err != nil {
+			return fmt.Errorf("table %d has unreadable Battleship Royale options: %w", r.ID, err)
+		}
+	}
 	return nil
 }
 

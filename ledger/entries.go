@@ -31,6 +31,9 @@ const (
 	KindSplit       Kind = "split"
 	KindCarry       Kind = "carry"
 	KindPerPoint    Kind = "per_point"
+	// KindBounty is Battleship Royale's bounty (option bounty): the owner
+	// of a sunk card pays its shooter.
+	KindBounty Kind = "bounty"
 )
 
 // MaxAmount is the largest amount one movement a person records accepts. It

@@ -41,6 +41,8 @@ type AuditReport struct {
 	WitnessOK  bool           `json:"witnessOk"`
 	Witnessed  []WitnessCheck `json:"witnessed"`
 	Rounds     []RoundAudit   `json:"rounds"`
+	// Games is each Battleship Royale game's check, at a Royale table.
+	Games []RoundAudit `json:"games,omitempty"`
 	// Replayed is how many rounds this audit replayed through the engine;
 	// the others were replayed by an earlier audit whose sealed checkpoint
 	// vouches that their stored rows have not changed since.
@@ -104,6 +106,8 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 		actions []db.Action
 		turns   []db.Turn
 		journal []db.JournalEntry
+		games   []db.RoyaleGame
+		played  []db.RoyaleAction
 		cp      db.Checkpoint
 		digest  []byte
 		fast    bool
@@ -114,8 +118,13 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 			b.CheckpointDigest(a.TableID, &digest)
 		},
 		then: func(b *db.Batch, r *reading) {
-			if fast = !q.Full && s.checkpointStands(r.row, cp, digest, q.Witnessed); fast {
+			// A checkpoint's digest covers the dice rounds' rows: a
+			// Battleship Royale table's games are replayed every time.
+			if fast = !q.Full && r.row.Royale == nil && s.checkpointStands(r.row, cp, digest, q.Witnessed); fast {
 				return
+			}
+			if r.row.Royale != nil {
+				b.RoyaleList(a.TableID, &games, &played)
 			}
 			b.EventList(a.TableID, &events)
 			b.RoundList(a.TableID, &rounds)
@@ -138,6 +147,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	au.money(journal, now.Accounts, now.Players)
 	st := &tableState{row: now.row, players: now.Players, accounts: now.Accounts}
 	resume := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
+	au.royale(games, played, journal, now.Accounts)
 	rep := au.report()
 	if rep.OK {
 		s.keepCheckpoint(ctx, au.row, rep, resume, cp, digest)
@@ -442,6 +452,9 @@ func (au *audit) report() AuditReport {
 	for _, r := range rep.Rounds {
 		rep.OK = rep.OK && r.OK
 	}
+	for _, g := range rep.Games {
+		rep.OK = rep.OK && g.OK
+	}
 	rep.Problems = au.problems
 	if len(rep.Problems) > maxProblems {
 		rep.Problems = append(rep.Problems[:maxProblems:maxProblems], fmt.Sprintf("and %d more", len(au.problems)-maxProblems))
@@ -465,7 +478,7 @@ func (au *audit) table(players []db.Player) {
 	}
 	t := au.row
 	if created.Name != t.Name || created.Currency != t.Currency || created.NoOverdraft != t.NoOverdraft ||
-		!reflect.DeepEqual(normalize(created.Ruleset), normalize(t.Rules)) {
+		!reflect.DeepEqual(normalize(created.Ruleset), normalize(t.Rules)) || !reflect.DeepEqual(created.Royale, t.Royale) {
 		au.rep.ChainOK = false
 		au.problem("the table's name, currency, rules or overdraft setting differ from those event 1 recorded when it was made")
 	}

@@ -34,6 +34,9 @@ var (
 	// ErrGameUnderway refuses a change of seats while a game of rounds is
 	// being played: the totals would no longer compare (game.Reseat).
 	ErrGameUnderway = errors.New("a game of rounds is under way")
+	// ErrWrongGame refuses a dice request at a Battleship Royale table,
+	// and a Battleship Royale request at a dice table.
+	ErrWrongGame = errors.New("the table plays another game")
 )
 
 // The ledger's refusals, as the service reports them.

@@ -39,6 +39,9 @@ func (s *Service) StartRound(ctx context.Context, a Auth, k Key, in StartRoundIn
 
 func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	st := w.st
+	if err := st.diceTable(); err != nil {
+		return RoundView{}, err
+	}
 	if cur := st.current(); cur != nil {
 		return RoundView{}, fmt.Errorf("%w: round %d is still being played", ErrRoundPlaying, cur.row.Number)
 	}

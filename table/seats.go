@@ -200,6 +200,9 @@ func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply
 		if cur := w.st.current(); cur != nil {
 			return nil, fmt.Errorf("%w: %s can leave once round %d is settled", ErrRoundPlaying, p.Name, cur.row.Number)
 		}
+		if err := w.st.inRoyaleGame(id, "they can leave"); err != nil {
+			return nil, err
+		}
 		w.out.PlayerLeave(w.st.row.ID, id)
 		if _, err := w.emit("player.left", playerEvent{Player: p.ID, Name: p.Name}); err != nil {
 			return nil, err
@@ -229,6 +232,11 @@ func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Rep
 		}
 		if p.ClaimedAt == nil || p.LeftAt != nil {
 			return nil, fmt.Errorf("%w: no phone holds %s's seat", ErrInvalid, p.Name)
+		}
+		// A freed seat is the host's to play (royaleView): freed during a
+		// game, it would show the host a fleet a phone chose.
+		if err := w.st.inRoyaleGame(id, "their seat can be freed"); err != nil {
+			return nil, err
 		}
 		_, hash := newToken(prefixPlayer, w.st.row.ID)
 		w.out.PlayerRelease(w.st.row.ID, id, hash)

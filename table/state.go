@@ -25,6 +25,9 @@ type tableState struct {
 	// game is the table's game: after the latest round when it is settled,
 	// waiting on it while it is played; nil before round 1.
 	game *game.Game
+	// royale is a Battleship Royale table's latest game; nil before its
+	// first, and at a dice table.
+	royale *royaleGame
 }
 
 // playedRound is a stored round rebuilt by the engine.
@@ -219,6 +222,9 @@ func (st *tableState) player(id game.PlayerID) (db.Player, error) {
 
 // playing is round number, which must be the one being played.
 func (st *tableState) playing(number int) (*playedRound, error) {
+	if err := st.diceTable(); err != nil {
+		return nil, err
+	}
 	if st.last == nil || number < 1 || number > st.last.row.Number {
 		return nil, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, st.row.ID, number)
 	}

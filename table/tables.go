@@ -9,6 +9,7 @@ import (
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/royale"
 	"github.com/tally-dice/tally/ledger"
 )
 
@@ -28,7 +29,18 @@ type NewTable struct {
 	Currency    string       `json:"currency"`
 	NoOverdraft bool         `json:"noOverdraft"`
 	Players     []string     `json:"players"`
+	// Game is "dice" (the default: the Ship, Captain and Crew family and
+	// its cousins, under Preset and Options) or "royale" (Battleship
+	// Royale, under Royale).
+	Game   string          `json:"game,omitempty"`
+	Royale *royale.Options `json:"royale,omitempty"`
 }
+
+// The games a table may play.
+const (
+	GameDice   = "dice"
+	GameRoyale = "royale"
+)
 
 // Created is a new table with the secrets only its host ever sees.
 type Created struct {
@@ -45,6 +57,28 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 	rs, err := game.NewRuleset(in.Preset, in.Options)
 	if err != nil {
 		return Reply{}, err
+	}
+	var opts *royale.Options
+	switch in.Game {
+	case "", GameDice:
+		if in.Royale != nil {
+			return Reply{}, fmt.Errorf("%w: royale options are for a Battleship Royale table (game royale)", ErrInvalid)
+		}
+	case GameRoyale:
+		if in.Preset != "" || in.Options != (game.Options{}) {
+			return Reply{}, fmt.Errorf("%w: a Battleship Royale table has royale options, not a dice preset or dice options", ErrInvalid)
+		}
+		o := royale.Options{}
+		if in.Royale != nil {
+			o = *in.Royale
+		}
+		o = o.WithDefaults()
+		if err := o.Check(); err != nil {
+			return Reply{}, err
+		}
+		opts = &o
+	default:
+		return Reply{}, fmt.Errorf("%w: no game %q (dice or royale)", ErrInvalid, in.Game)
 	}
 	if len(in.Players) > maxPlayers {
 		return Reply{}, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
@@ -71,7 +105,7 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 	}
 	for attempt := 1; ; attempt++ {
 		reply, err := s.createOnce(ctx, k, db.NewTable{Name: name, Rules: rs, Currency: currency, JoinCode: newJoinCode(),
-			NoOverdraft: in.NoOverdraft}, names)
+			NoOverdraft: in.NoOverdraft, Royale: opts}, names)
 		// A join code or a key taken meanwhile: a new code, or the key's
 		// stored answer, on the next attempt.
 		taken := db.ConflictOn(err)
@@ -122,7 +156,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []
 		return Reply{}, err
 	}
 	if _, err := w.emit("table.created", tableCreated{Name: t.Name, Ruleset: t.Rules, Currency: t.Currency,
-		NoOverdraft: t.NoOverdraft}); err != nil {
+		NoOverdraft: t.NoOverdraft, Royale: t.Royale}); err != nil {
 		return Reply{}, err
 	}
 	for _, p := range st.players {
@@ -140,6 +174,8 @@ type (
 		Name        string       `json:"name"`
 		NoOverdraft bool         `json:"noOverdraft"`
 		Ruleset     game.Ruleset `json:"ruleset"`
+		// Royale is a Battleship Royale table's options.
+		Royale *royale.Options `json:"royale,omitempty"`
 	}
 	playerSeated struct {
 		Name   string        `json:"name"`
@@ -205,9 +241,15 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 		if cur := st.current(); cur != nil {
 			return nil, fmt.Errorf("%w: finish round %d before closing the table", ErrRoundPlaying, cur.row.Number)
 		}
+		if g := st.royalePlaying(); g != nil {
+			return nil, fmt.Errorf("%w: finish or abandon game %d before closing the table", ErrRoundPlaying, g.row.Number)
+		}
 		var last []game.PlayerID
-		if st.last != nil {
+		switch {
+		case st.last != nil:
 			last = st.last.row.Setup.Players
+		case st.royale != nil:
+			last = st.royale.row.Setup.Players
 		}
 		closing := tableClosed{}
 		if pot := w.books().Balance(ledger.Pot); pot > 0 {

@@ -293,6 +293,9 @@ func (w *writer) openTable() error {
 // stateOf rebuilds a table from its row and what TableLoad read.
 func stateOf(row db.Table, l db.Loaded) (*tableState, error) {
 	st := &tableState{row: row, players: l.Players, accounts: l.Accounts}
+	if row.Royale != nil {
+		return st, st.resumeRoyale(l.Game, l.GameActions)
+	}
 	return st, st.resume(l.Latest, l.Actions)
 }
 
@@ -311,7 +314,7 @@ func (r reading) state() (*tableState, error) { return stateOf(r.row, r.Loaded) 
 // which every read reads to authenticate the caller.
 type readPlan struct {
 	accounts bool            // the table's accounts
-	round    bool            // the latest round and its actions
+	round    bool            // the latest round (or Battleship Royale game) and its actions
 	queue    func(*db.Batch) // more, in the same round trip
 	// history is the table's whole history (its rounds, its ledger, its
 	// audit log): read in a second round trip of the same snapshot, once
@@ -345,6 +348,7 @@ func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who 
 	}
 	if p.round {
 		b.RoundLatest(a.TableID, &r.Latest, &r.Actions)
+		b.RoyaleLatest(a.TableID, &r.Game, &r.GameActions)
 	}
 	if p.queue != nil {
 		p.queue(b)

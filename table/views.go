@@ -5,6 +5,7 @@ import (
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/royale"
 	"github.com/tally-dice/tally/ledger"
 )
 
@@ -39,8 +40,10 @@ type TableView struct {
 	CurrentRound int          `json:"currentRound,omitempty"`
 	RoundsPlayed int          `json:"roundsPlayed"`
 	Game         *GameView    `json:"game,omitempty"`
-	CreatedAt    time.Time    `json:"createdAt"`
-	ClosedAt     *time.Time   `json:"closedAt,omitempty"`
+	// Royale is set at a Battleship Royale table.
+	Royale    *RoyaleSummary `json:"royale,omitempty"`
+	CreatedAt time.Time      `json:"createdAt"`
+	ClosedAt  *time.Time     `json:"closedAt,omitempty"`
 }
 
 // GameView is the running state of a game of rounds (Scarne).
@@ -49,6 +52,14 @@ type GameView struct {
 	Over    bool            `json:"over"`
 	Winner  game.PlayerID   `json:"winner,omitempty"`
 	Playoff []game.PlayerID `json:"playoff,omitempty"`
+}
+
+// RoyaleSummary is a Battleship Royale table's options and games: the
+// number of the game being played (0 for none) and how many have ended.
+type RoyaleSummary struct {
+	Options royale.Options `json:"options"`
+	Current int            `json:"currentGame,omitempty"`
+	Games   int            `json:"gamesPlayed"`
 }
 
 // view is the table as viewer may see it: the join code is shown to the
@@ -72,6 +83,15 @@ func (st *tableState) view(viewer Principal) TableView {
 		v.RoundsPlayed = r.row.Number
 		if r.row.Status == db.RoundOpen {
 			v.CurrentRound, v.RoundsPlayed = r.row.Number, r.row.Number-1
+		}
+	}
+	if t.Royale != nil {
+		v.Royale = &RoyaleSummary{Options: *t.Royale}
+		if g := st.royale; g != nil {
+			v.Royale.Games = g.row.Number
+			if g.game.Phase() != royale.PhaseOver {
+				v.Royale.Current, v.Royale.Games = g.row.Number, g.row.Number-1
+			}
 		}
 	}
 	if st.rules().Goal.Kind != game.GoalRound && st.game != nil {

@@ -119,6 +119,26 @@ type RoundAction struct {
 	EventSeq  *int64
 }
 
+type RoyaleAction struct {
+	TableID   int64
+	Game      int32
+	Seq       int32
+	PlayerID  int64
+	Kind      string
+	Action    json.RawMessage
+	ByHost    bool
+	EventSeq  int64
+	CreatedAt time.Time
+}
+
+type RoyaleGame struct {
+	TableID   int64
+	Number    int32
+	Setup     json.RawMessage
+	EventSeq  int64
+	CreatedAt time.Time
+}
+
 type Table struct {
 	ID             int64
 	Name           string
@@ -136,6 +156,7 @@ type Table struct {
 	Rounds         int32
 	HeadSeal       []byte
 	LegacySeq      int64
+	Royale         json.RawMessage
 }
 
 type Turn struct {

@@ -170,7 +170,7 @@ func (q *Queries) TableClose(ctx context.Context, db DBTX, id int64) error {
 }
 
 const tableGet = `-- name: TableGet :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq FROM tables WHERE id = $1
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale FROM tables WHERE id = $1
 `
 
 func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -193,15 +193,16 @@ func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error
 		&i.Rounds,
 		&i.HeadSeal,
 		&i.LegacySeq,
+		&i.Royale,
 	)
 	return i, err
 }
 
 const tableInsert = `-- name: TableInsert :one
-INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft)
+INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, royale)
 OVERRIDING SYSTEM VALUE
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale
 `
 
 type TableInsertParams struct {
@@ -213,6 +214,7 @@ type TableInsertParams struct {
 	HostTokenHash  []byte
 	AuditTokenHash []byte
 	NoOverdraft    bool
+	Royale         json.RawMessage
 }
 
 // TableInsert makes a table, under an id from TableNextID
@@ -228,6 +230,7 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		arg.HostTokenHash,
 		arg.AuditTokenHash,
 		arg.NoOverdraft,
+		arg.Royale,
 	)
 	var i Table
 	err := row.Scan(
@@ -247,12 +250,13 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		&i.Rounds,
 		&i.HeadSeal,
 		&i.LegacySeq,
+		&i.Royale,
 	)
 	return i, err
 }
 
 const tableLock = `-- name: TableLock :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq FROM tables WHERE id = $1 FOR UPDATE
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale FROM tables WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -275,12 +279,13 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 		&i.Rounds,
 		&i.HeadSeal,
 		&i.LegacySeq,
+		&i.Royale,
 	)
 	return i, err
 }
 
 const tableLockAs = `-- name: TableLockAs :one
-SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal, t.legacy_seq FROM tables t
+SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal, t.legacy_seq, t.royale FROM tables t
 WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
                       OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = $1 AND p.token_hash = $2))
 FOR UPDATE OF t
@@ -315,6 +320,7 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 		&i.Rounds,
 		&i.HeadSeal,
 		&i.LegacySeq,
+		&i.Royale,
 	)
 	return i, err
 }
