@@ -98,45 +98,11 @@ type measured struct {
 // stay within budgetTurn round trips, starting a round and the turn that
 // settles it within budgetSettle.
 func TestRoundTripBudget(t *testing.T) {
-	ctx := context.Background()
-	w := &wire{}
-	cfg, err := pgxpool.ParseConfig(dbtest.DSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// One connection, so that sequential requests are measured alone and
-	// its statements are prepared once, as on a server that has been up.
-	cfg.MaxConns = 1
-	cfg.ConnConfig.Tracer = tracer{w}
-	dial := cfg.ConnConfig.DialFunc
-	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := dial(ctx, network, addr)
-		return countedConn{c, w}, err
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	var log []measured
-	var mu sync.Mutex
-	srv := New(Config{Tables: table.New(pool, seal.Random(), nil)})
-	counted := echo.New()
-	counted.Any("/*", func(c echo.Context) error {
-		rt0, st0 := w.counts()
-		srv.ServeHTTP(c.Response(), c.Request())
-		rt1, st1 := w.counts()
-		mu.Lock()
-		log = append(log, measured{c.Request().Method + " " + c.Request().URL.Path, rt1 - rt0, st1 - st0})
-		mu.Unlock()
-		return nil
-	})
-	client := newClient(t, counted)
+	m := newMeter(t)
+	client, pool := m.client, m.pool
 
 	night := func() map[string]measured {
-		mu.Lock()
-		log = nil
-		mu.Unlock()
+		m.reset()
 		s := &scene{t: t, c: client, pool: pool, tb: makeTable(t, client, map[string]any{"preset": "bar",
 			"players": []string{"Ann", "Bob", "Cy", "Dee"}})}
 		bob := s.join("Bob")
@@ -177,9 +143,7 @@ func TestRoundTripBudget(t *testing.T) {
 			s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("%s", p), token: s.tb.Host}, nil)
 		}
 		s.must(http.StatusOK, req{method: http.MethodPost, path: s.tb.path("/close"), token: s.tb.Host}, nil)
-		mu.Lock()
-		defer mu.Unlock()
-		return classify(log, s.tb.ID)
+		return classify(m.taken(), s.tb.ID)
 	}
 	night() // warm: the connection prepares its statements once
 	costs := night()
@@ -191,41 +155,26 @@ func TestRoundTripBudget(t *testing.T) {
 	s := &scene{t: t, c: client, pool: pool, tb: makeTable(t, client, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})}
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host}, nil)
 	wrong := s.tb.Host[:len(s.tb.Host)-6] + "wrong0"
-	mu.Lock()
-	log = nil
-	mu.Unlock()
+	m.reset()
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host}, nil)
 	for _, p := range []string{"/rounds", "/ledger", "/audit"} {
 		s.must(http.StatusUnauthorized, req{method: http.MethodGet, path: s.tb.path("%s", p), token: wrong}, nil)
 	}
 	s.must(http.StatusUnauthorized, req{method: http.MethodPost, path: s.tb.path("/deposits"), token: wrong,
 		body: map[string]any{"player": s.id("Ann"), "amount": 5}}, nil)
-	mu.Lock()
-	strangers := slices.Clone(log)
-	mu.Unlock()
+	strangers := m.taken()
 	page := strangers[0]
-	for _, m := range strangers[1:] {
+	for _, r := range strangers[1:] {
 		most := page.statements
-		if strings.HasPrefix(m.what, http.MethodPost) {
+		if strings.HasPrefix(r.what, http.MethodPost) {
 			most++
 		}
-		if m.roundTrips > 2 || m.statements > most {
+		if r.roundTrips > 2 || r.statements > most {
 			t.Errorf("%s with an unknown token: %d round trips, %d statements (the table's page: %d, %d)",
-				m.what, m.roundTrips, m.statements, page.roundTrips, page.statements)
+				r.what, r.roundTrips, r.statements, page.roundTrips, page.statements)
 		}
 	}
-
-	names := make([]string, 0, len(costs))
-	for name := range costs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	var report strings.Builder
-	for _, name := range names {
-		c := costs[name]
-		fmt.Fprintf(&report, "%-36s %d round trips, %2d statements\n", name, c.roundTrips, c.statements)
-	}
-	t.Logf("the most any request of each kind took:\n%s", report.String())
+	t.Logf("the most any request of each kind took:\n%s", report(costs))
 	for name, budget := range map[string]int{
 		"POST turn":             budgetTurn,
 		"POST action":           budgetTurn,
@@ -244,6 +193,83 @@ func TestRoundTripBudget(t *testing.T) {
 			t.Errorf("%s took no round trip: the counter counts nothing", name)
 		}
 	}
+}
+
+// meter is an API whose requests are measured: the round trips to
+// PostgreSQL and the statements each took, on one warm connection.
+type meter struct {
+	client *client
+	pool   *pgxpool.Pool
+	mu     sync.Mutex
+	log    []measured
+}
+
+// newMeter serves the API on a pool of one connection, so that sequential
+// requests are measured alone and its statements are prepared once, as on
+// a server that has been up.
+func newMeter(t *testing.T) *meter {
+	t.Helper()
+	ctx := context.Background()
+	w := &wire{}
+	cfg, err := pgxpool.ParseConfig(dbtest.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1
+	cfg.ConnConfig.Tracer = tracer{w}
+	dial := cfg.ConnConfig.DialFunc
+	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		return countedConn{c, w}, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	m := &meter{pool: pool}
+	srv := New(Config{Tables: table.New(pool, seal.Random(), nil)})
+	counted := echo.New()
+	counted.Any("/*", func(c echo.Context) error {
+		rt0, st0 := w.counts()
+		srv.ServeHTTP(c.Response(), c.Request())
+		rt1, st1 := w.counts()
+		m.mu.Lock()
+		m.log = append(m.log, measured{c.Request().Method + " " + c.Request().URL.Path, rt1 - rt0, st1 - st0})
+		m.mu.Unlock()
+		return nil
+	})
+	m.client = newClient(t, counted)
+	return m
+}
+
+// reset forgets what was measured.
+func (m *meter) reset() {
+	m.mu.Lock()
+	m.log = nil
+	m.mu.Unlock()
+}
+
+// taken is what every request since the last reset took, in order.
+func (m *meter) taken() []measured {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.log)
+}
+
+// report lists the most each kind of request took, by name.
+func report(costs map[string]measured) string {
+	names := make([]string, 0, len(costs))
+	for name := range costs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		c := costs[name]
+		fmt.Fprintf(&b, "%-36s %d round trips, %2d statements\n", name, c.roundTrips, c.statements)
+	}
+	return b.String()
 }
 
 // classify names each request by what it did and keeps the most each kind

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tally-dice/tally/game/royale"
@@ -303,5 +304,41 @@ func TestRoyaleAdvancedGameToTheEnd(t *testing.T) {
 	v := r.start(nil)
 	if v.Number != 2 || v.Pot != end.Result.Settlement.CarryOver+16 {
 		t.Fatalf("game 2: %+v", v)
+	}
+}
+
+// TestRoyaleRoundTripBudget plays a game on one measured connection: every
+// Battleship Royale write (starting the game, keeping a fleet, each shot,
+// the one that ends the game and settles the pot) takes two round trips,
+// as a dice write does, and a read of the game one.
+func TestRoyaleRoundTripBudget(t *testing.T) {
+	m := newMeter(t)
+	s := &scene{t: t, c: m.client, pool: m.pool, tb: makeTable(t, m.client, map[string]any{"game": "royale",
+		"royale": map[string]any{"ante": 2, "bounty": 1}, "players": []string{"Ann", "Bob"}})}
+	r := &royaleScene{scene: s, names: []string{"Ann", "Bob"}, tokens: map[string]string{}}
+	for _, n := range r.names {
+		r.tokens[n] = s.join(n)
+	}
+	// The first game warms the connection (it prepares its statements
+	// once); the second is measured.
+	r.start(nil)
+	r.keepAll(1)
+	r.play(1, false, false)
+	m.reset()
+	r.start(nil)
+	r.keepAll(2)
+	r.play(2, false, false)
+	costs := map[string]measured{}
+	prefix := fmt.Sprintf("/v1/tables/%d", s.tb.ID)
+	for _, c := range m.taken() {
+		name := strings.Replace(c.what, prefix, "", 1)
+		prev := costs[name]
+		costs[name] = measured{name, max(c.roundTrips, prev.roundTrips), max(c.statements, prev.statements)}
+	}
+	t.Logf("the most any request of each kind took:\n%s", report(costs))
+	for name, budget := range map[string]int{"POST /royale": 2, "POST /royale/2/actions": 2, "GET /royale/2": 1} {
+		if c := costs[name]; c.roundTrips != budget {
+			t.Errorf("%s took %d round trips; want %d", name, c.roundTrips, budget)
+		}
 	}
 }
