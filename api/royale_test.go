@@ -342,3 +342,91 @@ func TestRoyaleRoundTripBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone: Cy has no phone. The
+// host sees Cy's dealt hand (and no one else's), keeps Cy's fleet, and
+// shoots for Cy; Ann and Bob, with phones, see only their own, and the
+// host may not choose theirs.
+func TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"game": "royale", "players": []string{"Ann", "Bob", "Cy"}})
+	r := &royaleScene{scene: s, names: []string{"Ann", "Bob"}, tokens: map[string]string{}}
+	for _, n := range r.names {
+		r.tokens[n] = s.join(n)
+	}
+	r.start(map[string]any{"first": s.id("Cy")})
+	host := r.view(s.tb.Host, 1)
+	if len(host.Held) != 1 || host.Held[0].Player != s.id("Cy") || len(host.Hand) != 0 {
+		t.Fatalf("the host holds %+v, want Cy's hand alone", host.Held)
+	}
+	var held struct {
+		Held []struct {
+			Player int64        `json:"player"`
+			Hand   royale.Fleet `json:"hand"`
+		} `json:"held"`
+	}
+	r.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/royale/1"), token: s.tb.Host}, &held)
+	if len(held.Held[0].Hand) != 5 {
+		t.Fatalf("Cy's hand as the host sees it: %+v", held.Held[0])
+	}
+	r.keepAll(1) // Ann and Bob, on their phones
+	v := r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "keep", "discard": []int{3, 4}})
+	if v.Phase != "playing" || v.Turn != s.id("Cy") {
+		t.Fatalf("after the host kept Cy's fleet: %+v", v)
+	}
+	for _, who := range []string{s.tb.Host, s.tb.Audit, r.tokens["Ann"]} {
+		raw := string(r.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/royale/1"), token: who}, nil).body)
+		for _, other := range []string{"Bob"} {
+			for _, c := range r.view(r.tokens[other], 1).Fleet {
+				if who != r.tokens[other] && strings.Contains(raw, `"cells":["`+c.Cells[0].String()) {
+					t.Errorf("a token that is not %s's reads their %s at %v: %s", other, c.Kind, c.Cells, raw)
+				}
+			}
+		}
+	}
+	if host := r.view(s.tb.Host, 1); len(host.Held) != 1 || len(host.Fleet) != 0 {
+		t.Fatalf("the host's view in play: %+v", host.Held)
+	}
+	r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "roll", "die": 1})
+	r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "shoot", "cells": []string{"J10"}})
+	r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "end"})
+	// Freeing a phone's seat mid-game would hand its fleet to the host.
+	r.refuse(req{method: http.MethodPost, path: s.tb.path("/players/%d/release", s.id("Ann")), token: s.tb.Host},
+		409, "/problems/round-in-progress", "", "game 1")
+}
+
+// TestRoyaleRetriesApplyOnce: a shot sent again with its Idempotency-Key
+// (the answer lost on the bar's wifi) is answered as before and fired
+// once; two phones sending the same shot at once, with different keys,
+// fire it once and the other is refused.
+func TestRoyaleRetriesApplyOnce(t *testing.T) {
+	t.Parallel()
+	r := newRoyale(t, map[string]any{"fleet": "entered", "ante": 1}, "Ann", "Bob")
+	r.start(map[string]any{"first": r.id("Ann")})
+	r.act(r.tokens["Ann"], 1, map[string]any{"kind": "enter", "fleet": annFleet})
+	r.act(r.tokens["Bob"], 1, map[string]any{"kind": "enter", "fleet": bobFleet})
+	r.act(r.tokens["Ann"], 1, map[string]any{"kind": "roll", "die": 2})
+	shot := req{method: http.MethodPost, path: r.tb.path("/royale/1/actions"), token: r.tb.Host, key: "shot-A9",
+		body: map[string]any{"player": r.id("Ann"), "kind": "shoot", "cells": []string{"A9"}}}
+	first := r.c.do(t, shot)
+	again := r.c.do(t, shot)
+	if first.status != 200 || again.status != 200 || string(first.body) != string(again.body) || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("a shot and its retry: %d %s / %d %s", first.status, first.body, again.status, again.body)
+	}
+	done := make(chan resp, 2)
+	for _, tok := range []string{r.tokens["Ann"], r.tb.Host} {
+		go func() {
+			done <- r.c.do(t, req{method: http.MethodPost, path: r.tb.path("/royale/1/actions"), token: tok,
+				body: map[string]any{"player": r.id("Ann"), "kind": "shoot", "cells": []string{"A10"}}})
+		}()
+	}
+	a, b := <-done, <-done
+	if (a.status == 200) == (b.status == 200) {
+		t.Fatalf("the same shot from two phones: %d %s / %d %s", a.status, a.body, b.status, b.body)
+	}
+	v := r.view(r.tb.Host, 1)
+	if len(v.Board) != 2 || v.ShotsLeft != 0 || len(v.SunkCards) != 1 {
+		t.Fatalf("after the retries: %+v", v)
+	}
+	r.auditOK()
+}

@@ -290,6 +290,26 @@ func tamper(t *testing.T, s *scene, stmts []string) {
 // they were (making new ones needs the server's secret).
 func rehash(t *testing.T, s *scene, edit func([]chain.Event) []chain.Event) {
 	t.Helper()
+	events := edit(readEvents(t, s))
+	prev := chain.Genesis
+	var stmts []string
+	for _, e := range events {
+		e.PrevHash = prev
+		h, err := chain.Hash(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts = append(stmts, fmt.Sprintf(`UPDATE events SET payload = '%s', prev_hash = '\x%x', hash = '\x%x' WHERE table_id = $1 AND seq = %d`,
+			strings.ReplaceAll(string(e.Payload), "'", "''"), prev, h, e.Seq))
+		prev = h
+	}
+	stmts = append(stmts, fmt.Sprintf(`UPDATE tables SET event_hash = '\x%x' WHERE id = $1`, prev))
+	tamper(t, s, stmts)
+}
+
+// readEvents reads the table's events as the owner, in order.
+func readEvents(t *testing.T, s *scene) []chain.Event {
+	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dbtest.OwnerDSN(t, s.pool.Config().ConnString()))
 	if err != nil {
@@ -307,21 +327,7 @@ func rehash(t *testing.T, s *scene, edit func([]chain.Event) []chain.Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events = edit(events)
-	prev := chain.Genesis
-	var stmts []string
-	for _, e := range events {
-		e.PrevHash = prev
-		h, err := chain.Hash(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stmts = append(stmts, fmt.Sprintf(`UPDATE events SET payload = '%s', prev_hash = '\x%x', hash = '\x%x' WHERE table_id = $1 AND seq = %d`,
-			strings.ReplaceAll(string(e.Payload), "'", "''"), prev, h, e.Seq))
-		prev = h
-	}
-	stmts = append(stmts, fmt.Sprintf(`UPDATE tables SET event_hash = '\x%x' WHERE id = $1`, prev))
-	tamper(t, s, stmts)
+	return events
 }
 
 // TestAnAuditOfAnUnchangedTableReadsNothingAgain: the audit after one that

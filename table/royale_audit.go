@@ -49,6 +49,7 @@ func (au *audit) royale(games []db.RoyaleGame, actions []db.RoyaleAction, journa
 	for _, a := range actions {
 		byGame[a.Game] = append(byGame[a.Game], a)
 	}
+	au.royaleEvents(games, actions)
 	var money []ledger.Entry // the games' entries, in the order they were posted
 	var last *royale.Game
 	for _, row := range games {
@@ -74,6 +75,40 @@ func (au *audit) royale(games []db.RoyaleGame, actions []db.RoyaleAction, journa
 			au.rep.BalancesOK = false
 			au.problem("the pot holds %d, but the replayed games leave %d in it", a.Balance, pot)
 		}
+	}
+}
+
+// royaleEvents checks that the stored games and actions are exactly those
+// the log records: games numbered from 1, each named by its royale.started
+// event, and every royale.action event named by one stored action (an
+// action stored without its event, or removed, is caught here; each
+// action's content against its event, in replay).
+func (au *audit) royaleEvents(games []db.RoyaleGame, actions []db.RoyaleAction) {
+	started, acted := map[int64]bool{}, map[int64]bool{}
+	for i, g := range games {
+		if g.Number != i+1 {
+			au.rep.ChainOK = false
+			au.problem("game %d is stored where game %d should be", g.Number, i+1)
+		}
+		started[g.EventSeq] = true
+	}
+	for _, a := range actions {
+		if acted[a.EventSeq] {
+			au.rep.ChainOK = false
+			au.problem("game %d's action %d names event %d, which another action names too", a.Game, a.Seq, a.EventSeq)
+		}
+		acted[a.EventSeq] = true
+	}
+	for _, e := range au.events {
+		switch {
+		case e.Kind == "royale.started" && !started[e.Seq]:
+			au.problem("event %d starts a game the table does not have", e.Seq)
+		case e.Kind == "royale.action" && !acted[e.Seq]:
+			au.problem("event %d records an action the game does not have", e.Seq)
+		default:
+			continue
+		}
+		au.rep.ChainOK = false
 	}
 }
 
