@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tally-dice/tally/game/royale"
+	"github.com/tally-dice/tally/receipt"
 )
 
 // These tests play Battleship Royale through the API: whole games in both
@@ -429,4 +430,76 @@ func TestRoyaleRetriesApplyOnce(t *testing.T) {
 		t.Fatalf("after the retries: %+v", v)
 	}
 	r.auditOK()
+}
+
+// TestRoyaleATieSplitsThePot: Ann's and Bob's cards lie on the same cells
+// (two players' cards may), so every shot hits both and the last one sinks
+// both fleets at once: they tie and split the pot, the indivisible unit
+// stays in it, and closing the table returns it to the game's players.
+// The night's receipt verifies offline.
+func TestRoyaleATieSplitsThePot(t *testing.T) {
+	t.Parallel()
+	r := newRoyale(t, map[string]any{"fleet": "entered", "ante": 1}, "Ann", "Bob", "Cy")
+	r.start(map[string]any{"first": r.id("Cy")})
+	r.act(r.tokens["Ann"], 1, map[string]any{"kind": "enter", "fleet": annFleet})
+	r.act(r.tokens["Bob"], 1, map[string]any{"kind": "enter", "fleet": annFleet})
+	r.act(r.tokens["Cy"], 1, map[string]any{"kind": "enter", "fleet": bobFleet})
+	// Ann and Bob shoot Cy's cards, three a turn and every bonus shot,
+	// then their own shared ones; Cy shoots into the empty rows F to H.
+	var cells []string
+	for _, f := range [][]map[string]any{bobFleet, annFleet} {
+		for _, c := range f {
+			cells = append(cells, c["cells"].([]string)...)
+		}
+	}
+	var sea []string
+	for _, row := range "FGH" {
+		for col := 1; col <= 10; col++ {
+			sea = append(sea, fmt.Sprintf("%c%d", row, col))
+		}
+	}
+	v := r.view(r.tb.Host, 1)
+	for turn := 0; v.Phase != "over"; turn++ {
+		if turn > 40 {
+			t.Fatal("the game did not end")
+		}
+		name := r.name(v.Turn)
+		tok := r.tokens[name]
+		die := 3
+		if name == "Cy" {
+			die = 1
+		}
+		v = r.act(tok, 1, map[string]any{"kind": "roll", "die": die})
+		for v.Phase == "playing" && v.Turn == r.id(name) && (v.ShotsLeft > 0 || name != "Cy" && v.player(r.id(name)).BonusShots > 0) {
+			kind := "shoot"
+			if v.ShotsLeft == 0 {
+				kind = "bonus"
+			}
+			var target string
+			if name != "Cy" {
+				target, cells = cells[0], cells[1:]
+			} else {
+				target, sea = sea[0], sea[1:]
+			}
+			v = r.act(tok, 1, map[string]any{"kind": kind, "cells": []string{target}})
+		}
+		if v.Phase == "playing" && v.Turn == r.id(name) {
+			v = r.act(tok, 1, map[string]any{"kind": "end"})
+		}
+	}
+	res := v.Result
+	if res == nil || len(res.Winners) != 2 || res.Settlement.Remainder != 1 || res.Settlement.CarryOver != 1 {
+		t.Fatalf("the tie: %+v", res)
+	}
+	r.checkEnd(v)
+	r.must(http.StatusOK, req{method: http.MethodPost, path: r.tb.path("/close"), token: r.tb.Host}, nil)
+	b := r.balances()
+	if b.Pot != 0 {
+		t.Fatalf("after closing, the pot holds %d", b.Pot)
+	}
+	r.auditOK()
+	rc := r.must(http.StatusOK, req{method: http.MethodGet, path: r.tb.path("/receipt"), token: r.tokens["Cy"]}, nil)
+	if _, err := receipt.Verify(rc.body, hex.EncodeToString(r.keys.PublicKey())); err != nil {
+		t.Fatalf("the night's receipt: %v", err)
+	}
 }
