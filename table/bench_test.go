@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/game/royale"
 )
 
 // BenchmarkRequest plays whole bar rounds of four players through the
@@ -82,5 +83,60 @@ func BenchmarkAudit(b *testing.B) {
 			b.ReportMetric(float64(rep.Replayed), "rounds-replayed")
 			b.ReportMetric(float64(rep.Events), "events")
 		})
+	}
+}
+
+// BenchmarkRoyaleRequest plays advanced Battleship Royale games of four
+// players through the service, one request after another, as the host
+// recording for players without phones: an op is one write (a roll, a
+// volley or the end of a turn; each game's start and fleets are set up
+// outside the timer). Each write replays the game so far, so this is the
+// cost of a request over a whole game, early and late.
+func BenchmarkRoyaleRequest(b *testing.B) {
+	f := newFixture(b, NewTable{Game: GameRoyale, Royale: &royale.Options{Mode: royale.Advanced}, Players: []string{"Ann", "Bob", "Cy", "Dee"}})
+	key := 0
+	next := func() Key {
+		key++
+		return Key{Key: "k" + strconv.Itoa(key), Hash: []byte{byte(key), byte(key >> 8)}, Status: 200}
+	}
+	var v RoyaleView
+	newGame := func() {
+		r, err := f.svc.StartRoyale(f.ctx, f.host, Key{}, RoyaleStartInput{})
+		noErr(b, err)
+		v = r.Value.(RoyaleView)
+		for _, p := range f.players {
+			r, err = f.svc.RoyaleAct(f.ctx, f.host, Key{}, v.Number, RoyaleActionInput{Player: p, Kind: royale.ActKeep, Discard: []int{3, 4}})
+			noErr(b, err)
+			v = r.Value.(RoyaleView)
+		}
+	}
+	cell := 0
+	act := func(in RoyaleActionInput) {
+		r, err := f.svc.RoyaleAct(f.ctx, f.host, next(), v.Number, in)
+		noErr(b, err)
+		v = r.Value.(RoyaleView)
+	}
+	b.StopTimer()
+	newGame()
+	b.ReportAllocs()
+	b.StartTimer()
+	for n := 0; n < b.N; n += 3 {
+		if v.Phase == royale.PhaseOver {
+			b.StopTimer()
+			cell = 0
+			newGame()
+			b.StartTimer()
+		}
+		turn := v.Turn
+		act(RoyaleActionInput{Player: turn, Kind: royale.ActRoll, Die: 3})
+		var volley []string
+		for len(volley) < v.ShotsLeft && cell < royale.Size*royale.Size {
+			volley = append(volley, royale.Cell{Row: cell / royale.Size, Col: cell % royale.Size}.String())
+			cell++
+		}
+		act(RoyaleActionInput{Player: turn, Kind: royale.ActShoot, Cells: volley})
+		if v.Phase == royale.PhasePlaying && v.Turn == turn {
+			act(RoyaleActionInput{Player: turn, Kind: royale.ActEnd})
+		}
 	}
 }
