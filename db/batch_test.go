@@ -32,10 +32,9 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	b.PlayerList(tbl.ID, &players)
 	b.TableLoad(tbl.ID, db.KeyRef{}, &l)
 	// BEGIN, the lock, the players, and TableLoad's players, accounts,
-	// latest round and its actions, and latest Battleship Royale game
-	// with its actions.
-	if b.Len() != 8 {
-		t.Fatalf("%d statements queued, want 8", b.Len())
+	// latest round and its actions.
+	if b.Len() != 7 {
+		t.Fatalf("%d statements queued, want 7", b.Len())
 	}
 	if err := b.Send(conn); err != nil {
 		t.Fatal(err)

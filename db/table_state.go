@@ -28,7 +28,8 @@ type Loaded struct {
 	Latest   Round    // the latest round; Number 0 when none was played
 	Actions  []Action // the latest round's
 	// Game is a Battleship Royale table's latest game (Number 0 when none
-	// was played, and at a dice table), GameActions its actions.
+	// was played, and at a dice table), GameActions its actions: read by
+	// RoyaleLatest, for the writes that need them.
 	Game        RoyaleGame
 	GameActions []RoyaleAction
 	// Key is the stored answer of the Idempotency-Key looked up (no
@@ -37,8 +38,7 @@ type Loaded struct {
 }
 
 // TableLoad queues reading what a write needs of a table: its players,
-// accounts, latest round with its actions (RoundLatest), latest Battleship
-// Royale game with its actions (RoyaleLatest; none at a dice table) and the stored
+// accounts, latest round with its actions (RoundLatest) and the stored
 // Idempotency-Key key (when key.Key is set), a few small indexed reads sent
 // in the same round trip. A writer queues them after TableLock, so they
 // read what the last writer committed.
@@ -46,7 +46,6 @@ func (b *Batch) TableLoad(tableID int64, key KeyRef, out *Loaded) {
 	b.PlayerList(tableID, &out.Players)
 	b.AccountList(tableID, &out.Accounts)
 	b.RoundLatest(tableID, &out.Latest, &out.Actions)
-	b.RoyaleLatest(tableID, &out.Game, &out.GameActions)
 	if key.Key != "" {
 		b.IdempotencyKeyGet(key, &out.Key)
 	}

@@ -29,7 +29,7 @@ type RoyaleStartInput struct {
 // to 6), each antes, and with fleet dealt each is dealt a hand from a
 // cryptographic random source. Only the host starts a game.
 func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStartInput) (Reply, error) {
-	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.who.mustHost("start a game"); err != nil {
 			return nil, err
 		}
@@ -149,7 +149,7 @@ func parseCells(in []string) ([]royale.Cell, error) {
 // whose seat no phone holds: the fleet of a player with a phone is theirs
 // alone to choose and to see.
 func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in RoyaleActionInput) (Reply, error) {
-	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.openTable(); err != nil {
 			return nil, err
 		}
@@ -201,7 +201,7 @@ func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in R
 // AbandonRoyale is the host abandoning game number: the pot goes back to
 // its players as at closing a dice table, and every fleet is revealed.
 func (s *Service) AbandonRoyale(ctx context.Context, a Auth, k Key, number int) (Reply, error) {
-	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.who.mustHost("abandon a game"); err != nil {
 			return nil, err
 		}

@@ -177,7 +177,7 @@ func (s *Service) tableOfCode(ctx context.Context, code string) (int64, error) {
 // round being played must finish it first.
 func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply, error) {
 	id := game.PlayerID(player)
-	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if w.who.Role == RolePlayer && w.who.Player != id {
 			return nil, fmt.Errorf("%w: a player may only take themselves off the table", ErrForbidden)
 		}
@@ -219,7 +219,7 @@ func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply
 // theirs to be (the host may play for friends without phones).
 func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Reply, error) {
 	id := game.PlayerID(player)
-	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.who.mustHost("free a seat"); err != nil {
 			return nil, err
 		}

@@ -214,7 +214,7 @@ func newJoinCode() string {
 
 // Table reads a table as the caller may see it.
 func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
-	r, who, err := s.read(ctx, a, readPlan{accounts: true, round: true})
+	r, who, err := s.read(ctx, a, readPlan{accounts: true, round: true, royale: true})
 	if err != nil {
 		return TableView{}, err
 	}
@@ -230,7 +230,7 @@ func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
 // finished first. Afterwards only withdrawals and settlement payments are
 // accepted.
 func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
-	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.who.mustHost("close the table"); err != nil {
 			return nil, err
 		}
@@ -280,10 +280,23 @@ type tableClosed struct {
 
 // tableWrite runs a write at the caller's table.
 func (s *Service) tableWrite(ctx context.Context, a Auth, k Key, do func(w *writer) (any, error)) (Reply, error) {
+	return s.writeAt(ctx, tokenTarget(a), a, k, do)
+}
+
+// royaleWrite is tableWrite for a write that needs the table's latest
+// Battleship Royale game: the game's own, and those a game being played
+// may refuse (closing the table, leaving, freeing a seat). The dice
+// games' writes leave it unread.
+func (s *Service) royaleWrite(ctx context.Context, a Auth, k Key, do func(w *writer) (any, error)) (Reply, error) {
+	t := tokenTarget(a)
+	t.royale = true
+	return s.writeAt(ctx, t, a, k, do)
+}
+
+func (s *Service) writeAt(ctx context.Context, t target, a Auth, k Key, do func(w *writer) (any, error)) (Reply, error) {
 	if err := checkAuth(a); err != nil {
 		return Reply{}, err
 	}
-	t := tokenTarget(a)
 	k.scope = tokenScope(t.hash)
 	return s.write(ctx, t, k, do)
 }

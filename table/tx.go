@@ -80,6 +80,9 @@ type target struct {
 	token   string
 	hash    []byte // the token's
 	open    bool   // the caller proves nothing: the join code found the table
+	// royale: the write needs the table's latest Battleship Royale game
+	// (royaleWrite); the others leave it unread.
+	royale bool
 }
 
 // tokenTarget is the table a's token writes to, with the token's hash.
@@ -125,6 +128,9 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		ref.Key = s.keys.StoredKey(k.Key) // the database keeps no key a client could send again
 	}
 	b.TableLoad(t.tableID, ref, &l)
+	if t.royale {
+		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
+	}
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
@@ -314,7 +320,8 @@ func (r reading) state() (*tableState, error) { return stateOf(r.row, r.Loaded) 
 // which every read reads to authenticate the caller.
 type readPlan struct {
 	accounts bool            // the table's accounts
-	round    bool            // the latest round (or Battleship Royale game) and its actions
+	round    bool            // the latest round and its actions
+	royale   bool            // the latest Battleship Royale game and its actions
 	queue    func(*db.Batch) // more, in the same round trip
 	// history is the table's whole history (its rounds, its ledger, its
 	// audit log): read in a second round trip of the same snapshot, once
@@ -348,6 +355,8 @@ func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who 
 	}
 	if p.round {
 		b.RoundLatest(a.TableID, &r.Latest, &r.Actions)
+	}
+	if p.royale {
 		b.RoyaleLatest(a.TableID, &r.Game, &r.GameActions)
 	}
 	if p.queue != nil {
