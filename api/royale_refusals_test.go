@@ -110,6 +110,8 @@ func TestRoyaleRefusalsStandard(t *testing.T) {
 	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 2}), 422, invalidMove, "phase")
 	// The host enters only for a player whose seat no phone holds.
 	r.refuse(r.move(r.tb.Host, map[string]any{"player": r.id("Ann"), "kind": "enter", "fleet": annFleet}),
+		403, "/problems/forbidden", "", "a player it holds")
+	r.refuse(r.move(r.tb.Host, map[string]any{"player": r.id("Ann"), "kind": "hold"}),
 		403, "/problems/forbidden", "", "theirs alone")
 
 	r.act(ann, 1, map[string]any{"kind": "enter", "fleet": annFleet})

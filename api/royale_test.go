@@ -345,9 +345,10 @@ func TestRoyaleRoundTripBudget(t *testing.T) {
 }
 
 // TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone: Cy has no phone. The
-// host sees Cy's dealt hand (and no one else's), keeps Cy's fleet, and
-// shoots for Cy; Ann and Bob, with phones, see only their own, and the
-// host may not choose theirs.
+// host holds Cy's fleet (the log tells the table), sees Cy's dealt hand
+// and no one else's, keeps Cy's fleet, and shoots for Cy; Ann and Bob,
+// with phones, see only their own, and the host may neither hold nor
+// choose theirs.
 func TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"game": "royale", "players": []string{"Ann", "Bob", "Cy"}})
@@ -356,10 +357,19 @@ func TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone(t *testing.T) {
 		r.tokens[n] = s.join(n)
 	}
 	r.start(map[string]any{"first": s.id("Cy")})
-	host := r.view(s.tb.Host, 1)
+	// Nothing of anyone's hand reaches the host until it holds Cy's.
+	if host := r.view(s.tb.Host, 1); len(host.Held) != 0 || len(host.Hand) != 0 {
+		t.Fatalf("the host sees %+v before holding anyone's fleet", host.Held)
+	}
+	r.refuse(r.move(s.tb.Host, map[string]any{"player": s.id("Cy"), "kind": "keep", "discard": []int{3, 4}}),
+		403, "/problems/forbidden", "", "a player it holds")
+	r.refuse(r.move(r.tokens["Ann"], map[string]any{"player": s.id("Cy"), "kind": "hold"}), 403, "/problems/forbidden", "")
+	r.refuse(r.move(s.tb.Host, map[string]any{"player": s.id("Bob"), "kind": "hold"}), 403, "/problems/forbidden", "", "Bob holds their seat on a phone")
+	host := r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "hold"})
 	if len(host.Held) != 1 || host.Held[0].Player != s.id("Cy") || len(host.Hand) != 0 {
 		t.Fatalf("the host holds %+v, want Cy's hand alone", host.Held)
 	}
+	r.refuse(r.move(s.tb.Host, map[string]any{"player": s.id("Cy"), "kind": "hold"}), 422, "/problems/invalid-request", "", "already")
 	var held struct {
 		Held []struct {
 			Player int64        `json:"player"`
@@ -369,6 +379,16 @@ func TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone(t *testing.T) {
 	r.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/royale/1"), token: s.tb.Host}, &held)
 	if len(held.Held[0].Hand) != 5 {
 		t.Fatalf("Cy's hand as the host sees it: %+v", held.Held[0])
+	}
+	var events struct {
+		Events []struct {
+			Kind    string         `json:"kind"`
+			Payload map[string]any `json:"payload"`
+		} `json:"events"`
+	}
+	r.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?limit=500"), token: r.tokens["Ann"]}, &events)
+	if last := events.Events[len(events.Events)-1]; last.Payload["kind"] != "hold" || fmt.Sprint(last.Payload["player"]) != fmt.Sprint(s.id("Cy")) {
+		t.Fatalf("the log does not tell the table the host holds Cy's fleet: %+v", last)
 	}
 	r.keepAll(1) // Ann and Bob, on their phones
 	v := r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "keep", "discard": []int{3, 4}})

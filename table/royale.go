@@ -143,11 +143,11 @@ func parseCells(in []string) ([]royale.Cell, error) {
 }
 
 // RoyaleAct records one action of game number: keeping or entering a
-// fleet, sonar, the roll, a shot or volley, bonus shots, the end of a turn.
-// A player token acts for its own player. The host acts for anyone in play
-// (what is shot is public), but keeps or enters a fleet only for a player
-// whose seat no phone holds: the fleet of a player with a phone is theirs
-// alone to choose and to see.
+// fleet, sonar, the roll, a shot or volley, bonus shots, the end of a turn;
+// or the host holding the fleet of a player without a phone. A player
+// token acts for its own player. The host acts for anyone in play (what is
+// shot is public), but keeps or enters a fleet only for a player it holds:
+// the fleet of a player with a phone is theirs alone to choose and to see.
 func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in RoyaleActionInput) (Reply, error) {
 	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.openTable(); err != nil {
@@ -172,9 +172,20 @@ func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in R
 		}
 		byHost := w.who.Role == RoleHost
 		switch in.Kind {
+		case actHold:
+			if err := w.who.mustHost("hold a player's fleet"); err != nil {
+				return nil, err
+			}
+			if err := w.st.hold(g, in.Player); err != nil {
+				return nil, err
+			}
+			if err := w.recordRoyale(g, royale.Action{Player: in.Player, Kind: actHold}, true, royale.Outcome{}); err != nil {
+				return nil, err
+			}
+			return w.st.royaleView(g, w.who), nil
 		case royale.ActKeep, royale.ActEnter:
-			if byHost && !w.st.holds(g, in.Player) {
-				return nil, fmt.Errorf("%w: player %d holds their seat on a phone: their fleet is theirs alone to choose and to see", ErrForbidden, in.Player)
+			if byHost && !g.holds(in.Player) {
+				return nil, fmt.Errorf("%w: the host chooses only the fleet of a player it holds (hold, for a player without a phone); player %d's is theirs", ErrForbidden, in.Player)
 			}
 			act.Salt = newSalt()
 		case royale.ActRoll:

@@ -129,7 +129,11 @@ func (ra *royaleAudit) replay(row db.RoyaleGame, actions []db.RoyaleAction) (*ro
 	}
 	var sealed fleetsSealed
 	for _, a := range actions {
-		out, err := g.Apply(a.Action)
+		var out royale.Outcome
+		var err error
+		if a.Action.Kind != actHold {
+			out, err = g.Apply(a.Action)
+		}
 		if err != nil {
 			ra.fail("action %d does not replay: %v", a.Seq, err)
 			return nil, money

@@ -20,13 +20,17 @@ type royaleGame struct {
 }
 
 // replayRoyale rebuilds a game from its setup and actions; one that no
-// longer replays is ErrHistoryBroken.
+// longer replays is ErrHistoryBroken. A hold is the table's, not the
+// rules': the engine does not see it.
 func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, error) {
 	eng, err := royale.NewGame(g.Setup)
 	if err != nil {
 		return nil, fmt.Errorf("%w: game %d does not start again: %w", ErrHistoryBroken, g.Number, err)
 	}
 	for _, a := range actions {
+		if a.Action.Kind == actHold {
+			continue
+		}
 		if _, err := eng.Apply(a.Action); err != nil {
 			return nil, fmt.Errorf("%w: game %d's action %d does not replay: %w", ErrHistoryBroken, g.Number, a.Seq, err)
 		}
@@ -100,9 +104,8 @@ type HeldFleet struct {
 
 // view is the game as who may see it. A player sees their own hand and
 // fleet; the auditor sees what the whole table sees. The host sees, besides,
-// the hand and fleet of a player it holds: one whose seat no phone has
-// claimed (the host chooses their fleet for them, and the app says so
-// first), or whose fleet the host chose. Nobody sees another's fleet
+// the hand and fleet of each player it holds (hold): a player without a
+// phone, whose fleet the host chooses for them. Nobody sees another's fleet
 // otherwise, the host included, until its cards sink or the game ends.
 func (st *tableState) royaleView(g *royaleGame, who Principal) RoyaleView {
 	v := RoyaleView{Number: g.row.Number, View: g.game.View(who.viewer())}
@@ -110,7 +113,7 @@ func (st *tableState) royaleView(g *royaleGame, who Principal) RoyaleView {
 		return v
 	}
 	for _, p := range g.row.Setup.Players {
-		if !st.holds(g, p) {
+		if !g.holds(p) {
 			continue
 		}
 		own := g.game.View(p)
@@ -119,18 +122,44 @@ func (st *tableState) royaleView(g *royaleGame, who Principal) RoyaleView {
 	return v
 }
 
-// holds says whether the host holds player's fleet in game g: the seat has
-// no phone, or the host chose the fleet. A seat cannot be freed while its
-// player is in a game (Release), so a fleet a phone chose never becomes
-// the host's to see.
-func (st *tableState) holds(g *royaleGame, player game.PlayerID) bool {
+// actHold is the host taking a player's fleet into its hands: a player
+// without a phone, whose fleet the host keeps or enters for them and then
+// sees. It is recorded, and shown to the whole table, like an action, but
+// it is the table's, not the rules': the engine never sees it.
+const actHold royale.ActionKind = "hold"
+
+// holds says whether the host holds player's fleet in game g.
+func (g *royaleGame) holds(player game.PlayerID) bool {
 	for _, a := range g.actions {
-		if a.Action.Player == player && a.ByHost && (a.Action.Kind == royale.ActKeep || a.Action.Kind == royale.ActEnter) {
+		if a.Action.Kind == actHold && a.Action.Player == player {
 			return true
 		}
 	}
+	return false
+}
+
+// hold checks that the host may take player's fleet: in the fleets phase,
+// before the fleet is in, once, and only for a seat no phone holds (a
+// seat cannot be freed while its player is in a game).
+func (st *tableState) hold(g *royaleGame, player game.PlayerID) error {
 	p, err := st.player(player)
-	return err == nil && p.ClaimedAt == nil
+	if err != nil {
+		return err
+	}
+	switch {
+	case g.game.Phase() != royale.PhaseFleets:
+		return fmt.Errorf("%w: the host holds a fleet only while the fleets are chosen", royale.ErrPhase)
+	case g.holds(player):
+		return fmt.Errorf("%w: the host holds %s's fleet already", ErrInvalid, p.Name)
+	case p.ClaimedAt != nil:
+		return fmt.Errorf("%w: %s holds their seat on a phone: their fleet is theirs alone to choose and to see", ErrForbidden, p.Name)
+	}
+	for _, pv := range g.game.View(0).Players {
+		if pv.Player == player && pv.Ready {
+			return fmt.Errorf("%w: %s's fleet is chosen already", royale.ErrPhase, p.Name)
+		}
+	}
+	return nil
 }
 
 // inRoyaleGame refuses a change to player's seat while they play a game.
