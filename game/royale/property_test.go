@@ -131,7 +131,7 @@ func wrongAction(r *rand.Rand, g *Game) Action {
 
 // playRandom plays one game to its end, checking invariants after every
 // action.
-func playRandom(t *testing.T, r *rand.Rand, mode Mode, src FleetSource, seed string) played {
+func playRandom(t testing.TB, r *rand.Rand, mode Mode, src FleetSource, seed string) played {
 	t.Helper()
 	g, err := NewGame(randomSetup(t, r, mode, src, seed))
 	if err != nil {
@@ -199,7 +199,7 @@ func playRandom(t *testing.T, r *rand.Rand, mode Mode, src FleetSource, seed str
 
 // checkViews: every viewer sees the same game but for their own hand,
 // fleet and salt; no view before the end holds a card afloat.
-func checkViews(t *testing.T, g *Game) {
+func checkViews(t testing.TB, g *Game) {
 	t.Helper()
 	public, _ := json.Marshal(g.View(0))
 	for i, s := range g.seats {
