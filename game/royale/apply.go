@@ -2,7 +2,6 @@ package royale
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -63,16 +62,20 @@ func orAction(k ActionKind) string {
 	return string(k)
 }
 
-// actionFields lists, per kind, the fields of Action it takes.
-var actionFields = map[ActionKind][]string{
-	ActKeep:    {"discard", "salt"},
-	ActEnter:   {"fleet", "salt"},
-	ActSonar:   {"line"},
-	ActRoll:    {"die"},
-	ActShoot:   {"cells"},
-	ActBonus:   {"cells", "card"},
-	ActEnd:     {},
-	ActAbandon: {},
+// fieldNames are Action's optional fields, as JSON names them.
+var fieldNames = []string{"discard", "fleet", "salt", "line", "die", "cells", "card"}
+
+// actionFields lists, per kind, the fields of Action it takes (bits of
+// fieldNames).
+var actionFields = map[ActionKind]uint{
+	ActKeep:    1<<0 | 1<<2,
+	ActEnter:   1<<1 | 1<<2,
+	ActSonar:   1 << 3,
+	ActRoll:    1 << 4,
+	ActShoot:   1 << 5,
+	ActBonus:   1<<5 | 1<<6,
+	ActEnd:     0,
+	ActAbandon: 0,
 }
 
 // checkFields refuses an action of no known kind, or one carrying a field
@@ -82,14 +85,11 @@ func checkFields(a Action) error {
 	if !ok {
 		return fmt.Errorf("%w: no action %q (keep, enter, sonar, roll, shoot, bonus, end, abandon)", ErrBadAction, a.Kind)
 	}
-	present := map[string]bool{
-		"discard": len(a.Discard) > 0, "fleet": len(a.Fleet) > 0, "salt": len(a.Salt) > 0,
-		"line": a.Line != "", "die": a.Die != 0, "cells": len(a.Cells) > 0, "card": a.Card != 0,
-	}
+	present := []bool{len(a.Discard) > 0, len(a.Fleet) > 0, len(a.Salt) > 0, a.Line != "", a.Die != 0, len(a.Cells) > 0, a.Card != 0}
 	var extra []string
-	for _, f := range []string{"discard", "fleet", "salt", "line", "die", "cells", "card"} {
-		if present[f] && !slices.Contains(allowed, f) {
-			extra = append(extra, f)
+	for i, p := range present {
+		if p && allowed&(1<<i) == 0 {
+			extra = append(extra, fieldNames[i])
 		}
 	}
 	if len(extra) > 0 {

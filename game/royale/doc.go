@@ -1,9 +1,108 @@
 // Package royale is the rulebook of Battleship Royale as Tally referees it
 // (../shared/ROYALE.md): the shared 10x10 grid, ship cards, fleets dealt or
-// entered, and each fleet's commitment. Like package game it is pure: no
-// I/O, and deterministic given the random source a deal draws from.
+// entered and each fleet's commitment, turns of shots, sonar and bonuses,
+// sinking and elimination, the end and its money, and what each viewer may
+// see. Like package game it is pure: no I/O, no clock, and no randomness
+// but the random source a deal draws from.
 //
-// This package is being built for issue 12 in steps: the board, the cards,
-// fleets and their commitments, and the deal come first; turns, shots,
-// sonar, bonuses and the settlement follow.
+// A game is replayed from its Setup plus the ordered Actions applied to it.
+// Game.Apply either applies an action whole or refuses it and changes
+// nothing; every refusal wraps one sentinel error (ErrShot, ErrOutOfTurn,
+// ...) with %w and says in plain words what was wrong.
+//
+// # House rules
+//
+// ROYALE.md decides where the seed rules are silent; these are its
+// decisions, and the engine's own where ROYALE.md is silent too. The option
+// that changes a rule is named where one exists.
+//
+// Cards and fleets:
+//
+//   - A dealt card's bonus number is the ship's length minus one (ROYALE.md
+//     Decision). A sunk submarine earns a sonar and no shots, whatever its
+//     card says.
+//   - Within one fleet no two surface ships share a cell; a submarine may
+//     share cells with a ship, and different players' cards may share cells
+//     freely (ROYALE.md Decision).
+//   - Fleets dealt (option fleet: dealt, the default): the standard deck
+//     has the five kinds equally; the advanced hand is a submarine plus
+//     ship cards of the four surface kinds equally (ROYALE.md Decision).
+//     Hands are 5 cards with 2-4 players and 4 with 5-6, the submarine
+//     included; everyone keeps all but 2, never discarding the submarine.
+//   - Fleets entered (option fleet: entered): the standard fleet is
+//     KeepSize cards of any kinds without bonus numbers; the advanced fleet
+//     is exactly one submarine (bonus 0) and KeepSize-1 surface ships with
+//     the bonus numbers printed on them (0 to 5).
+//   - Each player keeps or enters once, with a salt of SaltSize bytes, in
+//     any order; play starts with the last fleet, and the commitments are
+//     fixed then. Keeping or entering again is refused (ErrPhase).
+//
+// Turns:
+//
+//   - The host picks who starts (Setup.First); play goes in seat order,
+//     skipping eliminated players.
+//   - The die is entered from the real die, or rolled by Tally (option die:
+//     tally, ROYALE.md Decision); the engine only checks 1-3. Each turn has
+//     exactly one roll, before any shot; a turn ends only when its player
+//     says done (end), which is refused while the die's shots are not all
+//     fired (standard) or before the die's volley (advanced), unless no
+//     cell is left unshot.
+//   - A standard bonus shot may be fired after the turn's roll, between or
+//     after the die's shots, in the turn it is earned or any later one. The
+//     bonus shots used first are those of the earliest card sunk.
+//   - An advanced volley is exactly the die's number of cells (all cells
+//     left, if fewer); a trophy's bonus volley is exactly its number of
+//     cells (likewise) and is used whole, after the turn's roll, before or
+//     after the die's volley. Action.Card picks the trophy; 0 picks the
+//     earliest unused one that gives shots.
+//   - Sonar (advanced only): one at the start of a turn (before the roll);
+//     or, right after a volley that sank submarines, as many sonars as it
+//     sank submarines, until the next shot, bonus or end. A player has the
+//     base sonar once per game while their own submarine is afloat, plus
+//     one per submarine they sank; the base sonar is used first. The answer
+//     pings when any card afloat, the caller's own included, has a cell on
+//     the line.
+//
+// Shots, sinking and the end:
+//
+//   - A shot hits every card afloat under its cell, the shooter's own
+//     cards too; a volley's cells are resolved together (a cell under two
+//     cards is a double hit). A card sinks when its every cell is shot; the
+//     player who fired the sinking shot or volley takes it as a trophy, even
+//     their own card. Cards sunk by one volley are listed in seat order, then
+//     fleet order.
+//   - Bounty (option bounty): the owner of a sunk card pays its shooter the
+//     stake at once; nobody pays for their own card.
+//   - A player without a card afloat is eliminated at once and loses their
+//     unused bonus shots and sonars. An eliminated turn's player passes the
+//     turn at once.
+//   - The game ends when at most one player has a card afloat after a shot
+//     or volley: that player wins, or, when none is left, the players that
+//     shot or volley eliminated tie (ROYALE.md Decision).
+//
+// Money:
+//
+//   - Every player antes the table's ante (option ante) when the game is
+//     set up; the pot is the carried pot plus the antes.
+//   - One winner takes the whole pot. Tied winners take equal whole-unit
+//     shares, in seat order; the indivisible remainder stays in the pot
+//     (Settlement.Remainder and CarryOver), as a dice table splits. A pot of
+//     0 pays nobody, and a share of 0 pays none of the tied.
+//   - Game.Pot is the carried pot plus the antes until the end, and then
+//     what stays in the pot.
+//   - The host may abandon a game (player 0) in any phase before its end:
+//     nobody wins and the whole pot goes back to the players as a closing
+//     dice table returns it (game.CloseOut), bounties already paid stand.
+//
+// What each viewer sees:
+//
+//   - Everyone sees the board, the sunk cards with their cells, sonar
+//     calls and answers, every player's card counts, trophies, bonus shots
+//     and sonars, and the commitments once play starts. Only the player
+//     sees their own hand (while choosing), fleet with its hits, and salt.
+//     Every fleet and salt is revealed when the game is over, abandoned
+//     too; discarded cards never are.
+//   - A shot cell shows "miss", "hit" (with the number of cards hit) or
+//     "sunk" once every card that covered it has sunk; a sunk card's cell
+//     still under a card afloat shows "hit" (ROYALE.md 3, sunk markers).
 package royale
