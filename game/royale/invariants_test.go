@@ -13,7 +13,7 @@ import (
 func checkViews(t testing.TB, g *Game) {
 	t.Helper()
 	public, _ := json.Marshal(g.View(0))
-	for i, s := range g.seats {
+	for _, s := range g.seats {
 		v := g.View(s.player)
 		if len(v.Fleet) != len(s.fleet) {
 			t.Fatalf("player %s sees %d own cards", s.player, len(v.Fleet))
@@ -34,7 +34,6 @@ func checkViews(t testing.TB, g *Game) {
 		if g.View(0).Revealed != nil {
 			t.Fatal("fleets revealed before the end")
 		}
-		_ = i
 	}
 }
 
