@@ -11,7 +11,11 @@
 // the pot, the point and the hammer stays on every tab. host.js holds the
 // host's money actions (buy-ins, cash-outs, closing the table), seats.js
 // the seat changes (seating a latecomer, leaving) and audit.js the History
-// tab's audit, its alarm and the night receipt.
+// tab's audit, its alarm and the night receipt. royale.js is the Play and
+// History tabs of a Battleship Royale table: the start of a game, the hand
+// and its discards (or the cards typed from the box), the board with 48px
+// cells that scrolls sideways on a narrow phone, the turn, and the result
+// with every revealed fleet checked in the browser against its commitment.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing

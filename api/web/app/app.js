@@ -12,6 +12,7 @@ import * as store from './store.js';
 import { watch } from './live.js';
 import { homeScreen, startScreen, joinScreen } from './home.js';
 import { playTab } from './play.js';
+import { royaleTab } from './royale.js';
 import { moneyTab } from './money.js';
 import { historyTab } from './history.js';
 import { inviteTab } from './invite.js';
@@ -31,7 +32,9 @@ api.onNetwork((ok, note) => setBanner('net', ok ? null : note));
 window.addEventListener('offline', () => setBanner('net', 'Offline — waiting for the wifi…'));
 window.addEventListener('online', () => setBanner('net', null));
 
-const TABS = { play: ['Play', playTab], money: ['Money', moneyTab], history: ['History', historyTab], invite: ['Invite', inviteTab] };
+// A Battleship Royale table's Play tab is the game's (royale.js).
+const play = (el, s) => (s.table.royale ? royaleTab(el, s) : playTab(el, s));
+const TABS = { play: ['Play', play], money: ['Money', moneyTab], history: ['History', historyTab], invite: ['Invite', inviteTab] };
 
 /** Session is one table open on this phone. */
 class Session {
@@ -43,6 +46,7 @@ class Session {
     this.me = saved.playerId || 0;
     this.table = null;
     this.round = null;
+    this.game = null; // a Battleship Royale table's latest game
     this.tab = 'play';
     this.ui = {}; // per-tab state that must survive re-renders (dice entered, inputs)
     this.cache = {}; // what the money and history tabs fetched last, by key
@@ -79,13 +83,20 @@ class Session {
       let changed = false;
       try {
         const table = await api.get(this.path(), this.token);
-        const n = table.currentRound || table.roundsPlayed;
-        const round = n ? await api.get(this.path(`/rounds/${n}`), this.token) : null;
+        let round = null;
+        let game = null;
+        if (table.royale) {
+          const g = table.royale.currentGame || table.royale.gamesPlayed;
+          game = g ? await api.get(this.path(`/royale/${g}`), this.token) : null;
+        } else {
+          const n = table.currentRound || table.roundsPlayed;
+          round = n ? await api.get(this.path(`/rounds/${n}`), this.token) : null;
+        }
         // Re-draw only what changed: a button replaced under a thumb is a
         // lost tap.
-        const seen = JSON.stringify([table, round]);
+        const seen = JSON.stringify([table, round, game]);
         changed = seen !== this.seen || !this.shown;
-        Object.assign(this, { table, round, seen });
+        Object.assign(this, { table, round, game, seen });
         this.remember();
       } catch (err) {
         if (!this.table) return this.fatal(err);
@@ -163,6 +174,14 @@ class Session {
     Object.assign(c, { value, seen: JSON.stringify(value), fresh: true });
   }
 
+  /** setGame shows a Battleship Royale game an action just returned. */
+  setGame(game) {
+    this.game = game;
+    this.table.pot = game.pot;
+    this.render();
+    this.refresh();
+  }
+
   /** setRound shows a round an action just returned, without a refetch. */
   setRound(round) {
     this.round = round;
@@ -230,6 +249,18 @@ function header(s) {
   const who = s.role === 'host' ? 'Host phone' : s.role === 'player' ? `You: ${s.name(s.me)}${me && me.leftAt ? ' (left)' : ''}` : 'Read only';
   const closed = s.table.status === 'closed';
   const cell = (label, value, id) => h('div.stat', { 'data-testid': id }, h('span.label', label), h('span.value', value));
+  if (s.table.royale) {
+    const g = s.game && s.game.phase === 'playing' ? s.game : null;
+    const out = g ? g.players.filter((p) => p.eliminated).length : 0;
+    return h('header.top', { class: closed ? 'closed' : '' },
+      h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', s.table.name),
+        closed ? h('span.chip', { 'data-testid': 'closed' }, 'Closed') : null, h('span.role', who)),
+      h('div.stats',
+        cell('Pot', `${g ? g.pot : s.table.pot}`, 'pot'),
+        cell('Turn', g ? s.name(g.turn) : '—', 'turn-of'),
+        cell('Out', g ? String(out) : '—', 'out'),
+        cell('Game', String(s.table.royale.currentGame || s.table.royale.gamesPlayed || '—'), 'game')));
+  }
   return h('header.top', { class: closed ? 'closed' : '' },
     h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', s.table.name),
       closed ? h('span.chip', { 'data-testid': 'closed' }, 'Closed') : null, h('span.role', who)),

@@ -6,9 +6,14 @@ import { h } from './dom.js';
 import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { resultCard, turnsCard } from './result.js';
+import { gameHistory } from './royale.js';
 
 /** historyTab shows the audit, the receipt and the rounds, newest first. */
 export function historyTab(el, s) {
+  if (s.table.royale) {
+    gameHistory(el, s);
+    return;
+  }
   const data = s.load('history', async () => {
     const [rounds, audit] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'), lastAudit(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });

@@ -31,8 +31,8 @@ export async function startScreen(main) {
     replace(main, h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
     return;
   }
-  const form = { preset: presets[0].name, names: ['', ''] };
-  const draw = () => replace(main, startForm(presets, form, draw));
+  const form = { preset: presets[0].name, names: ['', ''], game: 'dice' };
+  const draw = () => replace(main, form.game === 'royale' ? royaleForm(form, draw) : startForm(presets, form, draw));
   draw();
 }
 
@@ -62,6 +62,7 @@ function startForm(presets, form, draw) {
   };
   return h('form.card.start', { onsubmit: submit },
     h('h2', 'Start a table'),
+    gamePicker(form, draw),
     h('fieldset', h('legend', 'Game'), presets.map((p) => h('label.preset', { class: p.name === form.preset ? 'on' : '' },
       h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === form.preset,
         onchange: () => { form.preset = p.name; form.ante = undefined; draw(); } }),
@@ -106,6 +107,77 @@ function tableRequest(rs, form) {
   if (form.name && form.name.trim()) body.name = form.name.trim();
   if (form.noOverdraft) body.noOverdraft = true;
   return body;
+}
+
+// gamePicker chooses between the dice games and Battleship Royale.
+function gamePicker(form, draw) {
+  const choice = (value, label, note) => h('label.preset', { class: form.game === value ? 'on' : '' },
+    h('input', { type: 'radio', name: 'game', value, checked: form.game === value, 'data-testid': `game-${value}`,
+      onchange: () => { form.game = value; form.request = null; draw(); } }),
+    h('span', h('b', label), h('small', note)));
+  return h('fieldset', h('legend', 'What are you playing?'),
+    choice('dice', 'Dice games', 'Ship, Captain and Crew and its cousins'),
+    choice('royale', 'Battleship Royale', 'Sealed fleets on one shared grid, the die sets the shots'));
+}
+
+// royaleForm is the start form of a Battleship Royale table: every option
+// the API has, in plain words.
+function royaleForm(form, draw) {
+  const r = form.royale || (form.royale = { mode: 'standard', fleet: 'dealt', die: 'real', ante: 0, bounty: 0 });
+  const radio = (key, value, label, note) => h('label.preset', { class: r[key] === value ? 'on' : '' },
+    h('input', { type: 'radio', name: key, value, checked: r[key] === value, 'data-testid': `royale-${key}-${value}`,
+      onchange: () => { r[key] = value; draw(); } }),
+    h('span', h('b', label), note ? h('small', note) : null));
+  const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
+  const submit = async (e) => {
+    e.preventDefault();
+    const body = { game: 'royale', royale: { mode: r.mode, fleet: r.fleet, die: r.die, ante: Number(r.ante) || 0, bounty: Number(r.bounty) || 0 },
+      players: form.names.map((n) => n.trim()).filter(Boolean) };
+    if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
+    if (form.name && form.name.trim()) body.name = form.name.trim();
+    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
+    e.submitter.disabled = true;
+    try {
+      const made = await api.send(form.request);
+      store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken,
+        auditToken: made.auditToken, code: made.joinCode });
+      location.hash = `#t=${made.table.id}&tab=invite`;
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = err.message;
+      e.submitter.disabled = false;
+    }
+  };
+  return h('form.card.start', { onsubmit: submit },
+    h('h2', 'Start a table'),
+    gamePicker(form, draw),
+    h('fieldset', h('legend', 'Mode'),
+      radio('mode', 'standard', 'Standard', 'Roll, then call shots one at a time; each sunk card gives one bonus shot'),
+      radio('mode', 'advanced', 'Advanced', 'Sonar, all the die’s shots as one volley, bonus numbers on the cards, a submarine each')),
+    h('fieldset', h('legend', 'Fleets'),
+      radio('fleet', 'dealt', 'Tally deals the cards', 'Each phone gets a hand and discards two'),
+      radio('fleet', 'entered', 'We have the box', 'Each player types the cards they hold')),
+    h('fieldset', h('legend', 'The die'),
+      radio('die', 'real', 'We roll the real die', 'Tap what it shows: 1, 2 or 3'),
+      radio('die', 'tally', 'Tally rolls it', 'For a table without the box')),
+    h('fieldset', h('legend', 'Money'),
+      h('div.pair',
+        h('label.field', 'Ante each game', h('input', { type: 'number', inputmode: 'numeric', min: 0, name: 'ante', 'data-testid': 'royale-ante',
+          value: r.ante, oninput: (e) => { r.ante = e.target.value; } })),
+        h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
+          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
+      h('label.field', 'Bounty: the owner of each sunk card pays its shooter (0 for none)', h('input', { type: 'number',
+        inputmode: 'numeric', min: 0, name: 'bounty', 'data-testid': 'royale-bounty', value: r.bounty, oninput: (e) => { r.bounty = e.target.value; } }))),
+    h('fieldset', h('legend', 'Players in seat order (2 to 6 play each game)'),
+      form.names.map((n, i) => h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
+        placeholder: `Player ${i + 1}`, autocomplete: 'off', oninput: (e) => { form.names[i] = e.target.value; } })),
+      form.names.length < 6 && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
+        onclick: () => { form.names.push(''); draw(); } }, '+ Add a player')),
+    h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
+      value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
+    error,
+    h('button.primary', { type: 'submit', 'data-testid': 'create' }, 'Start the table'),
+    h('a.button.ghost', { href: '#' }, 'Cancel'));
 }
 
 /** joinScreen claims a seat with a join code (seats: the open seats' names). */

@@ -3,7 +3,8 @@
 // 390x844 play a round, watch each other's rolls arrive live, see the
 // engine refuse a bad entry, and settle up; the host's phone takes buy-ins,
 // seats a latecomer, takes players off, closes the table and pays out; a
-// round of six is played. Each screen is saved as a PNG under
+// round of six is played; a standard and an advanced game of Battleship
+// Royale are played to the end on three phones. Each screen is saved as a PNG under
 // artifacts/screenshots/ at the repository root, scrolled to the top.
 //
 // Chromium is found through $CHROMIUM or as chromium, chromium-browser or
