@@ -19,13 +19,15 @@ test: postgres-binaries test-tools chromium generated
 	$(GO) test -race -count=1 ./...
 
 # bench measures Tally under load against pgbench on one durable PostgreSQL
-# it starts for the purpose (BENCHMARKS.md); set CLIENTS, DURATION or RUNS.
+# it starts for the purpose (BENCHMARKS.md); set CLIENTS, DURATION, RUNS or
+# GAME (dice, or royale for Battleship Royale games).
 CLIENTS ?= 32
 DURATION ?= 30s
 RUNS ?= 1
+GAME ?= dice
 bench: postgres-binaries
 	$(GO) build -o bin/tallyd ./cmd/tallyd
-	$(GO) run ./cmd/tallybench --tallyd bin/tallyd --clients $(CLIENTS) --duration $(DURATION) --runs $(RUNS)
+	$(GO) run ./cmd/tallybench --tallyd bin/tallyd --clients $(CLIENTS) --duration $(DURATION) --runs $(RUNS) --game $(GAME)
 
 # generate regenerates the query code (sqlc, a tool in go.mod) from
 # db/migrations and db/queries.

@@ -65,24 +65,28 @@ func (b *Batch) RoyaleLatest(tableID int64, latest *RoyaleGame, actions *[]Royal
 			EventSeq: row.EventSeq, CreatedAt: row.CreatedAt}, latest); err != nil {
 			return err
 		}
+		// The actions come as one JSON array, read in one pass.
 		var list []struct {
-			Seq       int32           `json:"seq"`
-			Player    int64           `json:"player"`
-			Kind      string          `json:"kind"`
-			Action    json.RawMessage `json:"action"`
-			ByHost    bool            `json:"byHost"`
-			EventSeq  int64           `json:"eventSeq"`
-			CreatedAt time.Time       `json:"createdAt"`
+			Seq       int32         `json:"seq"`
+			Player    int64         `json:"player"`
+			Kind      string        `json:"kind"`
+			Action    royale.Action `json:"action"`
+			ByHost    bool          `json:"byHost"`
+			EventSeq  int64         `json:"eventSeq"`
+			CreatedAt time.Time     `json:"createdAt"`
 		}
 		if err := json.Unmarshal(row.Actions, &list); err != nil {
 			return fmt.Errorf("game %d of table %d: its actions do not read: %w", row.Number, tableID, err)
 		}
-		rows := make([]dbsqlc.RoyaleAction, len(list))
+		*actions = make([]RoyaleAction, len(list))
 		for i, a := range list {
-			rows[i] = dbsqlc.RoyaleAction{TableID: tableID, Game: row.Number, Seq: a.Seq, PlayerID: a.Player, Kind: a.Kind,
-				Action: a.Action, ByHost: a.ByHost, EventSeq: a.EventSeq, CreatedAt: a.CreatedAt}
+			if err := agree(a.Action, a.Player, a.Kind); err != nil {
+				return fmt.Errorf("action %d of game %d of table %d: %w", a.Seq, row.Number, tableID, err)
+			}
+			(*actions)[i] = RoyaleAction{Game: int(row.Number), Seq: int(a.Seq), Action: a.Action, ByHost: a.ByHost,
+				EventSeq: a.EventSeq, CreatedAt: a.CreatedAt}
 		}
-		return toRoyaleActions(rows, nil, actions)
+		return nil
 	})
 }
 
@@ -162,12 +166,19 @@ func toRoyaleActions(rows []dbsqlc.RoyaleAction, err error, out *[]RoyaleAction)
 		if err := json.Unmarshal(r.Action, &a.Action); err != nil {
 			return fmt.Errorf("action %d of game %d of table %d does not read: %w", r.Seq, r.Game, r.TableID, err)
 		}
-		// The columns are what the database can check and index; the
-		// action as stored is what the engine replays. They must agree.
-		if a.Action.Player != game.PlayerID(r.PlayerID) || string(a.Action.Kind) != r.Kind {
-			return fmt.Errorf("action %d of game %d of table %d: its columns and its body disagree", r.Seq, r.Game, r.TableID)
+		if err := agree(a.Action, r.PlayerID, r.Kind); err != nil {
+			return fmt.Errorf("action %d of game %d of table %d: %w", r.Seq, r.Game, r.TableID, err)
 		}
 		(*out)[i] = a
+	}
+	return nil
+}
+
+// agree checks a stored action's columns against its body: the columns are
+// what the database can check and index, the body what the engine replays.
+func agree(a royale.Action, player int64, kind string) error {
+	if a.Player != game.PlayerID(player) || string(a.Kind) != kind {
+		return errors.New("its columns and its body disagree")
 	}
 	return nil
 }

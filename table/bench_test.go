@@ -105,6 +105,8 @@ func BenchmarkRoyaleRequest(b *testing.B) {
 		noErr(b, err)
 		v = r.Value.(RoyaleView)
 		for _, p := range f.players {
+			_, err = f.svc.RoyaleAct(f.ctx, f.host, Key{}, v.Number, RoyaleActionInput{Player: p, Kind: actHold})
+			noErr(b, err)
 			r, err = f.svc.RoyaleAct(f.ctx, f.host, Key{}, v.Number, RoyaleActionInput{Player: p, Kind: royale.ActKeep, Discard: []int{3, 4}})
 			noErr(b, err)
 			v = r.Value.(RoyaleView)

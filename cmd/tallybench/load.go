@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	mrand "math/rand/v2"
 	"net/http"
 	"sync"
@@ -27,6 +28,7 @@ type loadResult struct {
 	FirstErr  string
 	Latencies map[string][]time.Duration // by endpoint
 	CPU       cpuSample                  // while counting (tallyd and PostgreSQL with --tallyd)
+	Games     bool                       // Battleship Royale: Rounds counts games
 }
 
 // phases of a load run: warming up, counting, stopped.
@@ -40,16 +42,27 @@ const (
 // rounds of four players: start a round (the antes), then each player's
 // whole turn, as the round says whose turn it is, until it settles.
 func playRounds(ctx context.Context, e *env, clients int, warmup, d time.Duration) (loadResult, error) {
-	base := e.url
 	rs, err := game.NewRuleset("bar", game.Options{})
 	if err != nil {
 		return loadResult{}, err
 	}
+	table := map[string]any{"preset": "bar", "players": []string{"Ann", "Bob", "Cy", "Dee"}}
+	return drive(ctx, e, clients, warmup, d, table, func(t *benchTable, rng *mrand.Rand, phase *atomic.Int32, res *loadResult) {
+		t.playRound(ctx, rs, rng, phase, res)
+	})
+}
+
+// drive runs clients, each at a table of its own made from body, calling
+// play over and over until the measurement ends; only what happens after
+// warmup counts.
+func drive(ctx context.Context, e *env, clients int, warmup, d time.Duration, body map[string]any,
+	play func(*benchTable, *mrand.Rand, *atomic.Int32, *loadResult)) (loadResult, error) {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2,
 		DisableCompression: true}, Timeout: 30 * time.Second}
 	tables := make([]*benchTable, clients)
+	var err error
 	for i := range tables {
-		if tables[i], err = newBenchTable(ctx, hc, base, i); err != nil {
+		if tables[i], err = newBenchTable(ctx, hc, e.url, i, body); err != nil {
 			return loadResult{}, err
 		}
 	}
@@ -62,7 +75,7 @@ func playRounds(ctx context.Context, e *env, clients int, warmup, d time.Duratio
 			rng := mrand.New(mrand.NewPCG(uint64(i), 42))
 			local := loadResult{Latencies: map[string][]time.Duration{}}
 			for phase.Load() != stopped && ctx.Err() == nil {
-				t.playRound(ctx, rs, rng, &phase, &local)
+				play(t, rng, &phase, &local)
 			}
 			mu.Lock()
 			res.Turns += local.Turns
@@ -100,7 +113,7 @@ type benchTable struct {
 	tag  string
 }
 
-func newBenchTable(ctx context.Context, hc *http.Client, base string, i int) (*benchTable, error) {
+func newBenchTable(ctx context.Context, hc *http.Client, base string, i int, body map[string]any) (*benchTable, error) {
 	t := &benchTable{hc: hc, base: base, tag: randomTag()}
 	var created struct {
 		Table struct {
@@ -108,7 +121,8 @@ func newBenchTable(ctx context.Context, hc *http.Client, base string, i int) (*b
 		} `json:"table"`
 		HostToken string `json:"hostToken"`
 	}
-	body := map[string]any{"name": fmt.Sprintf("bench %d", i), "preset": "bar", "players": []string{"Ann", "Bob", "Cy", "Dee"}}
+	body = maps.Clone(body)
+	body["name"] = fmt.Sprintf("bench %d", i)
 	if _, status, err := t.post(ctx, "/v1/tables", body, &created); err != nil || status != http.StatusCreated {
 		return nil, fmt.Errorf("create a table: %d %v", status, err)
 	}
@@ -147,13 +161,18 @@ func (t *benchTable) playRound(ctx context.Context, rs game.Ruleset, rng *mrand.
 // request is counted and the round abandoned: the next starts afresh (a
 // round left open is refused, which resynchronizes the client).
 func (t *benchTable) timed(ctx context.Context, phase *atomic.Int32, res *loadResult, endpoint, path string, body, out any) bool {
+	return t.timedAs(ctx, phase, res, http.StatusCreated, endpoint, path, body, out)
+}
+
+// timedAs is timed for a write whose success is status.
+func (t *benchTable) timedAs(ctx context.Context, phase *atomic.Int32, res *loadResult, want int, endpoint, path string, body, out any) bool {
 	start := time.Now()
 	raw, status, err := t.post(ctx, path, body, out)
 	took := time.Since(start)
 	if phase.Load() == counting {
 		res.Latencies[endpoint] = append(res.Latencies[endpoint], took)
 	}
-	if err != nil || status != http.StatusCreated {
+	if err != nil || status != want {
 		if status == http.StatusConflict && endpoint == "POST /rounds" {
 			// A round is open from an abandoned attempt: play it.
 			return t.resume(ctx, out)

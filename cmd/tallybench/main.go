@@ -37,6 +37,7 @@ type config struct {
 	Runs        int
 	MaxConns    int
 	DebugAddr   string
+	Game        string // dice or royale
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -51,8 +52,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&c.Warmup, "warmup", 5*time.Second, "load before each Tally measurement that is not counted")
 	fs.IntVar(&c.Runs, "runs", 1, "how many times to measure pgbench and then Tally")
 	fs.IntVar(&c.MaxConns, "db-max-conns", 0, "with --tallyd: its --db-max-conns (0: its default)")
+	fs.StringVar(&c.Game, "game", "dice", "what the clients play: dice (bar rounds) or royale (Battleship Royale games)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "with --tallyd: its --debug-addr, to profile it while it is measured")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if c.Game != "dice" && c.Game != "royale" {
+		fmt.Fprintln(stderr, "tallybench: --game is dice or royale")
 		return 2
 	}
 	if (c.Tallyd == "") == (c.URL == "" || c.DatabaseURL == "") {
@@ -86,7 +92,11 @@ func bench(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			return err
 		}
 		pg.CPU = env.sampleCPU().sub(before)
-		load, err := playRounds(ctx, env, c.Clients, c.Warmup, c.Duration)
+		play := playRounds
+		if c.Game == "royale" {
+			play = playGames
+		}
+		load, err := play(ctx, env, c.Clients, c.Warmup, c.Duration)
 		if err != nil {
 			return err
 		}

@@ -27,8 +27,12 @@ func report(w io.Writer, run int, pg pgbenchResult, load loadResult) {
 	for _, l := range load.Latencies {
 		requests += len(l)
 	}
-	fmt.Fprintf(w, "  tally: %.0f turns/s, %.1f rounds/s, %.0f requests/s, %d errors over %.1fs\n",
-		turns, rounds, float64(requests)/secs, load.Errors, secs)
+	unit := "rounds"
+	if load.Games {
+		unit = "Battleship Royale games"
+	}
+	fmt.Fprintf(w, "  tally: %.0f turns/s, %.1f %s/s, %.0f requests/s, %d errors over %.1fs\n",
+		turns, rounds, unit, float64(requests)/secs, load.Errors, secs)
 	if load.FirstErr != "" {
 		fmt.Fprintf(w, "    first error: %s\n", load.FirstErr)
 	}
@@ -55,6 +59,11 @@ func report(w io.Writer, run int, pg pgbenchResult, load loadResult) {
 			us(load.CPU.bench/time.Duration(requests)))
 	}
 	if pg.TPS == 0 || pgp[2] == 0 {
+		return
+	}
+	if load.Games {
+		fmt.Fprintf(w, "  ratios: requests/s ÷ pgbench TPS %.3f; turns/s ÷ pgbench TPS %.3f; games/s ÷ pgbench TPS %.4f\n",
+			float64(requests)/secs/pg.TPS, turns/pg.TPS, rounds/pg.TPS)
 		return
 	}
 	fmt.Fprintf(w, "  ratios: turns/s ÷ pgbench TPS %.3f (target ≥ %.2f); turn p99 ÷ pgbench p99 %.2f (target ≤ %.1f); rounds/s ÷ pgbench TPS %.3f (target ≥ %.2f)\n",
