@@ -10,6 +10,7 @@
 import { h, plural } from './dom.js';
 import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
+import { commitment } from './commit.js';
 
 const ROWS = 'ABCDEFGHIJ';
 const KINDS = ['patrol-boat', 'destroyer', 'submarine', 'battleship', 'carrier'];
@@ -343,49 +344,21 @@ function resultCard(s, g) {
   const check = h('p.check', { 'data-testid': 'commitments' }, 'Checking every fleet against its commitment…');
   card.append(check);
   verifyAll(g).then((ok) => {
-    check.textContent = ok === null ? 'This browser cannot check the commitments; the History tab’s audit does.'
-      : ok ? `✓ Every fleet is the one sealed when play began (${g.revealed.length} commitments checked).`
+    check.textContent = ok ? `✓ Every fleet is the one sealed when play began (${g.revealed.length} commitments checked).`
         : '✗ A revealed fleet does not match its commitment: see the History tab’s audit.';
     check.className = ok === false ? 'check error' : 'check';
   });
   return card;
 }
 
-// verifyAll recomputes each revealed fleet's commitment (SHA-256 over a
-// fixed prefix, the salt and the fleet's canonical encoding, as
-// game/royale/fleet.go makes it); null when the browser cannot hash.
+// verifyAll recomputes each revealed fleet's commitment (commit.js) and
+// compares it with the one published when play began.
 async function verifyAll(g) {
-  if (!window.crypto || !crypto.subtle || !g.revealed) return null;
-  for (const r of g.revealed) {
+  for (const r of g.revealed || []) {
     const want = g.commitments && g.commitments[r.player];
-    const got = await commitment(r.fleet, r.salt);
-    if (!want || got !== want) return false;
+    if (!want || (await commitment(r.fleet, r.salt)) !== want) return false;
   }
   return true;
-}
-
-async function commitment(fleet, saltB64) {
-  const order = (c) => ROWS.indexOf(c[0]) * 10 + Number(c.slice(1)) - 1;
-  const cards = fleet.map((c) => ({ kind: c.kind, bonus: c.bonus || 0, cells: [...c.cells].sort((a, b) => order(a) - order(b)) }));
-  cards.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || a.bonus - b.bonus ||
-    cmpCells(a.cells.map(order), b.cells.map(order)));
-  let text = 'tally royale fleet v1\n';
-  for (const c of cards) text += `${c.kind} ${c.bonus} ${c.cells.join(' ')}\n`;
-  const salt = Uint8Array.from(atob(saltB64), (ch) => ch.charCodeAt(0));
-  const enc = new TextEncoder();
-  const prefix = enc.encode('tally royale commitment v1\n');
-  const body = enc.encode(text);
-  const all = new Uint8Array(prefix.length + salt.length + body.length);
-  all.set(prefix, 0);
-  all.set(salt, prefix.length);
-  all.set(body, prefix.length + salt.length);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', all));
-  return Array.from(digest, (x) => x.toString(16).padStart(2, '0')).join('');
-}
-
-function cmpCells(a, b) {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
 }
 
 /** gameHistory is a Royale table's History tab: the audit, the receipt and every game, newest first. */

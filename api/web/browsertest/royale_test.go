@@ -200,11 +200,50 @@ func (rt *royaleTable) targets(shooter string) []string {
 	return out
 }
 
-// shotOnce takes a screenshot of the name once per test.
+// shotOnce takes a screenshot of the name once per test, after checking
+// the screen shows no stray value a template let through.
 func (rt *royaleTable) shotOnce(p *phone, name string) {
 	if !rt.seen[p.name+name] {
 		rt.seen[p.name+name] = true
+		rt.clean(p, name)
 		p.shot(name)
+	}
+}
+
+// clean fails when the page shows "null", "undefined" or "NaN", the marks
+// of a value drawn that should not have been.
+func (rt *royaleTable) clean(p *phone, what string) {
+	rt.t.Helper()
+	if bad := eval[string](p, `(document.querySelector('main').innerText.match(/\b(null|undefined|NaN)\b/) || [''])[0]`); bad != "" {
+		rt.t.Errorf("%s %s: the screen shows %q", p.name, what, bad)
+	}
+}
+
+// noPeeking checks every phone draws ships only on cells of the fleets
+// it may see: its own (the host's: the one it holds for Ann).
+func (rt *royaleTable) noPeeking() {
+	rt.t.Helper()
+	for _, name := range rt.order {
+		p := rt.phones[name]
+		g := rt.game(name)
+		mine := map[string]bool{}
+		for _, c := range g.Fleet {
+			for _, x := range c.Cells {
+				mine[x] = true
+			}
+		}
+		for _, h := range g.Held {
+			for _, c := range h.Fleet {
+				for _, x := range c.Cells {
+					mine[x] = true
+				}
+			}
+		}
+		for _, c := range eval[[]string](p, `[...document.querySelectorAll('button.cell.ship')].map((b) => b.dataset.cell)`) {
+			if !mine[c] {
+				rt.t.Errorf("%s's phone draws a ship on %s, which is not in a fleet it may see", name, c)
+			}
+		}
 	}
 }
 
@@ -255,6 +294,7 @@ func (rt *royaleTable) play(advanced, tallyDie bool) {
 		if g.Phase == "over" {
 			return
 		}
+		rt.noPeeking()
 		name := rt.names[g.Turn]
 		rt.t.Logf("turn %d: %s, die %d, shots left %d", turn, name, g.Die, g.ShotsLeft)
 		p := rt.phones[name]
@@ -396,6 +436,7 @@ func (rt *royaleTable) checkEnd() {
 		p := rt.phones[name]
 		p.waitText(`[data-testid=royale-result]`, winner)
 		p.waitText(`[data-testid=commitments]`, "✓ Every fleet is the one sealed when play began (3 commitments checked)")
+		rt.clean(p, "result")
 		p.shot("result")
 	}
 	host := rt.phones["Ann"]
