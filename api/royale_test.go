@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/royale"
 	"github.com/tally-dice/tally/receipt"
 )
@@ -522,4 +523,27 @@ func TestRoyaleATieSplitsThePot(t *testing.T) {
 	if _, err := receipt.Verify(rc.body, hex.EncodeToString(r.keys.PublicKey())); err != nil {
 		t.Fatalf("the night's receipt: %v", err)
 	}
+}
+
+// TestRoyaleAbandonedBeforePlay: the host abandons a game while the fleets
+// are chosen: the antes go back, the one fleet kept is revealed (no
+// commitment was published, nothing else was chosen), and the audit passes.
+func TestRoyaleAbandonedBeforePlay(t *testing.T) {
+	t.Parallel()
+	r := newRoyale(t, map[string]any{"ante": 2}, "Ann", "Bob")
+	r.start(nil)
+	r.act(r.tokens["Ann"], 1, map[string]any{"kind": "keep", "discard": []int{0, 1}})
+	var end gameView
+	r.must(http.StatusOK, req{method: http.MethodPost, path: r.tb.path("/royale/1/abandon"), token: r.tb.Host}, &end)
+	if end.Phase != "over" || !end.Result.Abandoned || len(end.Revealed) != 1 || end.Revealed[0].Player != game.PlayerID(r.id("Ann")) ||
+		len(end.Commitments) != 0 {
+		t.Fatalf("abandoned before play: %+v", end)
+	}
+	for _, tok := range []string{r.tb.Host, r.tokens["Bob"], r.tb.Audit} {
+		if v := r.view(tok, 1); len(v.Revealed) != 1 || len(v.Hand) != 0 {
+			t.Fatalf("the abandoned game as another token reads it: %+v", v)
+		}
+	}
+	r.expectMoney(0, map[string]int64{"Ann": 0, "Bob": 0})
+	r.auditOK()
 }

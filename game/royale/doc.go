@@ -100,8 +100,9 @@
 //     calls and answers, every player's card counts, trophies, bonus shots
 //     and sonars, and the commitments once play starts. Only the player
 //     sees their own hand (while choosing), fleet with its hits, and salt.
-//     Every fleet and salt is revealed when the game is over, abandoned
-//     too; discarded cards never are.
+//     Every fleet kept or entered, with its salt, is revealed when the game
+//     is over, abandoned too (abandoned before every fleet was in, the
+//     fleets that were in); discarded cards never are.
 //   - A shot cell shows "miss", "hit" (with the number of cards hit) or
 //     "sunk" once every card that covered it has sunk; a sunk card's cell
 //     still under a card afloat shows "hit" (ROYALE.md 3, sunk markers).

@@ -64,8 +64,9 @@ func TestAbandon(t *testing.T) {
 		t.Fatalf("abandoned: %+v", o.Result)
 	}
 	v := g.View(0)
-	if len(v.Revealed) != 3 || v.Revealed[0].Fleet != nil || len(v.Revealed[1].Fleet) != 3 ||
-		!reflect.DeepEqual(v.Revealed[1].Salt, salt(2)) || v.Commitments != nil {
+	// Only the fleet that was kept is revealed.
+	if len(v.Revealed) != 1 || v.Revealed[0].Player != 2 || len(v.Revealed[0].Fleet) != 3 ||
+		!reflect.DeepEqual(v.Revealed[0].Salt, salt(2)) || v.Commitments != nil {
 		t.Fatalf("revealed %+v", v.Revealed)
 	}
 	refuse(t, g, Action{Kind: ActAbandon}, ErrGameOver)

@@ -119,6 +119,9 @@ func (g *Game) View(viewer game.PlayerID) View {
 	if g.result != nil {
 		v.Result = cloneResult(g.result)
 		for _, s := range g.seats {
+			if s.fleet == nil {
+				continue // abandoned before this player's fleet was in: nothing to reveal
+			}
 			v.Revealed = append(v.Revealed, Revealed{Player: s.player, Fleet: cloneFleet(s.fleet), Salt: slices.Clone(s.salt)})
 		}
 	}

@@ -34,10 +34,40 @@ export function royaleTab(el, s) {
     return;
   }
   if (g.phase === 'fleets') {
-    el.append(fleetsCard(s, g));
+    add(el, fleetsCard(s, g), abandonCard(s, g));
     return;
   }
-  add(el, turnCard(s, g), boardCard(s, g), playersCard(s, g), logCard(s, g));
+  add(el, turnCard(s, g), boardCard(s, g), playersCard(s, g), logCard(s, g), abandonCard(s, g));
+}
+
+// abandonCard is the host's way out of a game nobody will finish: the pot
+// goes back to its players, as at closing a table, after a confirmation.
+function abandonCard(s, g) {
+  if (s.role !== 'host') return null;
+  const u = s.ui.abandon && s.ui.abandon.game === g.number ? s.ui.abandon : (s.ui.abandon = { game: g.number });
+  if (!u.ask) {
+    return h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'abandon',
+      onclick: () => { u.ask = true; s.render(); } }, 'Abandon this game…'));
+  }
+  return h('section.card.confirm', { role: 'alert' },
+    h('p', `Abandon game ${g.number}? Nobody wins; the pot (${g.pot} ${s.table.currency}) goes back to the players and every fleet is shown.`),
+    u.error ? h('p.error', u.error) : null,
+    h('button.primary', { type: 'button', 'data-testid': 'abandon-yes', disabled: u.busy, onclick: async () => {
+      if (!u.request) u.request = api.write(s.path(`/royale/${g.number}/abandon`), undefined, s.token);
+      u.busy = true;
+      s.render();
+      try {
+        const game = await api.send(u.request);
+        s.ui.abandon = null;
+        s.setGame(game);
+      } catch (err) {
+        u.busy = false;
+        u.error = err.message;
+        if (err instanceof api.Problem) u.request = null;
+        s.render();
+      }
+    } }, 'Yes, abandon it'),
+    h('button.ghost', { type: 'button', onclick: () => { u.ask = false; s.render(); } }, 'Keep playing'));
 }
 
 // add appends the nodes that are there: a card that has nothing to show is
@@ -279,7 +309,7 @@ function boardCard(s, g) {
   // This phone's own fleet; the host's phone draws the fleets it holds.
   const own = new Set([...(g.fleet || []), ...(g.held || []).flatMap((x) => x.fleet || [])].flatMap((c) => c.cells));
   const revealed = new Map();
-  for (const r of g.revealed || []) for (const c of r.fleet) for (const x of c.cells) revealed.set(x, r.player);
+  for (const r of g.revealed || []) for (const c of r.fleet || []) for (const x of c.cells) revealed.set(x, r.player);
   const aiming = g.phase === 'playing' && g.die && s.mayRecordFor(g.turn);
   const u = ui(s, g);
   const limit = g.options.mode === 'advanced' ? Math.max(g.shotsLeft, ...bonusSizes(g)) : 1;
@@ -341,10 +371,15 @@ function resultCard(s, g) {
   const card = h('section.card.result', { 'data-testid': 'royale-result' }, h('h2', head),
     h('ul', st.payouts.map((p) => h('li', `${s.name(p.player)} takes ${p.amount} ${cur}`))),
     st.remainder ? h('p', `${st.remainder} ${cur} stays in the pot for the next game.`) : null);
+  if (!g.commitments) {
+    // Abandoned before every fleet was in: nothing was sealed.
+    card.append(h('p.muted', { 'data-testid': 'commitments' }, 'The game ended before play began: no fleet was sealed.'));
+    return card;
+  }
   const check = h('p.check', { 'data-testid': 'commitments' }, 'Checking every fleet against its commitment…');
   card.append(check);
   verifyAll(g).then((ok) => {
-    check.textContent = ok ? `✓ Every fleet is the one sealed when play began (${g.revealed.length} commitments checked).`
+    check.textContent = ok ? `✓ Every fleet is the one sealed when play began (${Object.keys(g.commitments).length} commitments checked).`
         : '✗ A revealed fleet does not match its commitment: see the History tab’s audit.';
     check.className = ok === false ? 'check error' : 'check';
   });

@@ -466,3 +466,25 @@ func TestRoyaleAdvancedGameOnThreePhones(t *testing.T) {
 	rt.play(true, true)
 	rt.checkEnd()
 }
+
+// TestRoyaleAbandonOnThreePhones: the host starts a game and abandons it
+// while the fleets are being chosen, after a confirmation; every phone
+// shows the game abandoned and the pot back with its players.
+func TestRoyaleAbandonOnThreePhones(t *testing.T) {
+	rt := newRoyaleTable(t, "standard", "real")
+	host := rt.phones["Ann"]
+	host.tap(`[data-testid=go-play]`)
+	host.tap(`[data-testid=start-game]`)
+	rt.phones["Bob"].waitFor("the dealt hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
+	host.tap(`[data-testid=abandon]`)
+	host.waitText("main", "Abandon game 1? Nobody wins; the pot (6 coins) goes back")
+	rt.shotOnce(host, "abandon-confirm")
+	host.tap(`[data-testid=abandon-yes]`)
+	for _, name := range rt.order {
+		p := rt.phones[name]
+		p.waitText(`[data-testid=royale-result]`, "Game 1 abandoned")
+		p.waitText(`[data-testid=royale-result]`, name+" takes 2 coins")
+		p.waitText(`[data-testid=pot] .value`, "0")
+	}
+	rt.shotOnce(rt.phones["Bob"], "abandoned")
+}
