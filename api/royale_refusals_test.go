@@ -202,6 +202,10 @@ func TestRoyaleTableRefusals(t *testing.T) {
 		{map[string]any{"game": "royale", "preset": "bar"}, "/problems/invalid-request", "royale options"},
 		{map[string]any{"royale": map[string]any{"mode": "advanced"}}, "/problems/invalid-request", "royale"},
 		{map[string]any{"game": "royale", "royale": map[string]any{"ante": -1}}, "/problems/invalid-ruleset", "ante"},
+		// At a no-overdraft table the shot that sinks the card of a player
+		// who cannot pay the bounty would be refused, telling the shooter
+		// it was that card's last cell.
+		{map[string]any{"game": "royale", "noOverdraft": true, "royale": map[string]any{"bounty": 1}}, "/problems/invalid-request", "noOverdraft"},
 	} {
 		q := req{method: http.MethodPost, path: "/v1/tables", body: tc.body}
 		q.invalid = true

@@ -57,6 +57,9 @@ func TestRoyaleTamperingIsReported(t *testing.T) {
 			`DELETE FROM postings WHERE table_id = $1 AND transaction_id = (SELECT id FROM journal_transactions WHERE table_id = $1 AND kind = 'bounty')`,
 			`DELETE FROM journal_transactions WHERE table_id = $1 AND kind = 'bounty'`,
 		}, "bounty"},
+		{"who chose a fleet changed", []string{
+			`UPDATE royale_actions SET by_host = true WHERE table_id = $1 AND kind = 'enter'`,
+		}, "the host chose player"},
 		{"the game's options changed", []string{
 			`UPDATE royale_games SET setup = jsonb_set(setup, '{options,bounty}', '0') WHERE table_id = $1`,
 		}, "game 1"},
@@ -70,6 +73,25 @@ func TestRoyaleTamperingIsReported(t *testing.T) {
 				t.Fatalf("the audit after %s: %+v, want it to say %q", tc.name, rep, tc.want)
 			}
 		})
+	}
+}
+
+// TestRoyaleARowThatDoesNotReadIsABrokenHistory: an action whose columns
+// and body disagree makes the game's reads and writes answer that the
+// history is broken (409), never a 500.
+func TestRoyaleARowThatDoesNotReadIsABrokenHistory(t *testing.T) {
+	t.Parallel()
+	r := tamperedRoyale(t)
+	tamper(t, r.scene, []string{`UPDATE royale_actions SET kind = 'end' WHERE table_id = $1 AND seq = 1`})
+	for _, q := range []req{
+		{method: http.MethodGet, path: r.tb.path("/royale/1"), token: r.tb.Host},
+		{method: http.MethodGet, path: r.tb.path("/audit?full=true"), token: r.tb.Audit},
+		r.move(r.tokens["Bob"], map[string]any{"kind": "end"}),
+	} {
+		out := r.c.do(t, q)
+		if p := out.problem(t); out.status != http.StatusConflict || p.Type != "/problems/history-broken" {
+			t.Errorf("%s %s: %d %s", q.method, q.path, out.status, out.body)
+		}
 	}
 }
 

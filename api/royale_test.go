@@ -371,6 +371,14 @@ func TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone(t *testing.T) {
 		t.Fatalf("the host holds %+v, want Cy's hand alone", host.Held)
 	}
 	r.refuse(r.move(s.tb.Host, map[string]any{"player": s.id("Cy"), "kind": "hold"}), 422, "/problems/invalid-request", "", "already")
+	// Cy's seat is not claimed while the host holds Cy's fleet: a phone
+	// would choose a fleet the host watches.
+	r.refuse(req{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": s.tb.Code, "name": "Cy"}},
+		409, "/problems/round-in-progress", "", "the host holds Cy's fleet")
+	// Dee, seated after the game began, does not play it.
+	var dee struct{ ID int64 }
+	s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/players"), token: s.tb.Host, body: map[string]any{"name": "Dee"}}, &dee)
+	r.refuse(r.move(s.tb.Host, map[string]any{"player": dee.ID, "kind": "hold"}), 422, invalidMove, "player", "Dee does not play game 1")
 	var held struct {
 		Held []struct {
 			Player int64        `json:"player"`
@@ -388,8 +396,13 @@ func TestRoyaleHostKeepsAFleetForAPlayerWithoutAPhone(t *testing.T) {
 		} `json:"events"`
 	}
 	r.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?limit=500"), token: r.tokens["Ann"]}, &events)
-	if last := events.Events[len(events.Events)-1]; last.Payload["kind"] != "hold" || fmt.Sprint(last.Payload["player"]) != fmt.Sprint(s.id("Cy")) {
-		t.Fatalf("the log does not tell the table the host holds Cy's fleet: %+v", last)
+	if !slices.ContainsFunc(events.Events, func(e struct {
+		Kind    string         `json:"kind"`
+		Payload map[string]any `json:"payload"`
+	}) bool {
+		return e.Kind == "royale.action" && e.Payload["kind"] == "hold" && fmt.Sprint(e.Payload["player"]) == fmt.Sprint(s.id("Cy"))
+	}) {
+		t.Fatalf("the log does not tell the table the host holds Cy's fleet: %+v", events.Events)
 	}
 	r.keepAll(1) // Ann and Bob, on their phones
 	v := r.act(s.tb.Host, 1, map[string]any{"player": s.id("Cy"), "kind": "keep", "discard": []int{3, 4}})

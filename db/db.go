@@ -72,6 +72,10 @@ var (
 	// ErrRetry means PostgreSQL aborted the transaction only because of
 	// another one (a serialization failure or a deadlock): run it again.
 	ErrRetry = errors.New("transaction aborted by a concurrent one")
+	// ErrCorrupt means a stored row does not read as what it must be (a
+	// Battleship Royale game's setup or action changed behind Tally's
+	// back): the service reports the table's history as broken.
+	ErrCorrupt = errors.New("a stored row does not read")
 )
 
 // SQLSTATE codes raised by the schema's triggers and PostgreSQL.

@@ -76,12 +76,12 @@ func (b *Batch) RoyaleLatest(tableID int64, latest *RoyaleGame, actions *[]Royal
 			CreatedAt time.Time     `json:"createdAt"`
 		}
 		if err := json.Unmarshal(row.Actions, &list); err != nil {
-			return fmt.Errorf("game %d of table %d: its actions do not read: %w", row.Number, tableID, err)
+			return fmt.Errorf("%w: game %d of table %d: its actions do not read: %w", ErrCorrupt, row.Number, tableID, err)
 		}
 		*actions = make([]RoyaleAction, len(list))
 		for i, a := range list {
 			if err := agree(a.Action, a.Player, a.Kind); err != nil {
-				return fmt.Errorf("action %d of game %d of table %d: %w", a.Seq, row.Number, tableID, err)
+				return fmt.Errorf("%w: action %d of game %d of table %d: %w", ErrCorrupt, a.Seq, row.Number, tableID, err)
 			}
 			(*actions)[i] = RoyaleAction{Game: int(row.Number), Seq: int(a.Seq), Action: a.Action, ByHost: a.ByHost,
 				EventSeq: a.EventSeq, CreatedAt: a.CreatedAt}
@@ -151,7 +151,7 @@ func (b *Batch) RoyaleActionAppend(tableID int64, number int, actions []RoyaleAc
 func toRoyaleGame(r dbsqlc.RoyaleGame, out *RoyaleGame) error {
 	*out = RoyaleGame{Number: int(r.Number), EventSeq: r.EventSeq, CreatedAt: r.CreatedAt}
 	if err := json.Unmarshal(r.Setup, &out.Setup); err != nil {
-		return fmt.Errorf("game %d of table %d has a setup that does not read: %w", r.Number, r.TableID, err)
+		return fmt.Errorf("%w: game %d of table %d has a setup that does not read: %w", ErrCorrupt, r.Number, r.TableID, err)
 	}
 	return nil
 }
@@ -164,10 +164,10 @@ func toRoyaleActions(rows []dbsqlc.RoyaleAction, err error, out *[]RoyaleAction)
 	for i, r := range rows {
 		a := RoyaleAction{Game: int(r.Game), Seq: int(r.Seq), ByHost: r.ByHost, EventSeq: r.EventSeq, CreatedAt: r.CreatedAt}
 		if err := json.Unmarshal(r.Action, &a.Action); err != nil {
-			return fmt.Errorf("action %d of game %d of table %d does not read: %w", r.Seq, r.Game, r.TableID, err)
+			return fmt.Errorf("%w: action %d of game %d of table %d does not read: %w", ErrCorrupt, r.Seq, r.Game, r.TableID, err)
 		}
 		if err := agree(a.Action, r.PlayerID, r.Kind); err != nil {
-			return fmt.Errorf("action %d of game %d of table %d: %w", r.Seq, r.Game, r.TableID, err)
+			return fmt.Errorf("%w: action %d of game %d of table %d: %w", ErrCorrupt, r.Seq, r.Game, r.TableID, err)
 		}
 		(*out)[i] = a
 	}

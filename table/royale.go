@@ -242,7 +242,7 @@ func (s *Service) AbandonRoyale(ctx context.Context, a Auth, k Key, number int) 
 func (w *writer) recordRoyale(g *royaleGame, act royale.Action, byHost bool, out royale.Outcome) error {
 	number, seq := g.row.Number, len(g.actions)+1
 	ev, err := w.emit("royale.action", royaleActed{Game: number, Seq: seq, Player: act.Player, Kind: act.Kind,
-		Line: act.Line, Die: act.Die, Cells: act.Cells, Card: act.Card, Outcome: out})
+		ByHost: byHost, Line: act.Line, Die: act.Die, Cells: act.Cells, Card: act.Card, Outcome: out})
 	if err != nil {
 		return err
 	}
@@ -284,15 +284,18 @@ type (
 	// royaleActed is an accepted action as the whole table may know it:
 	// never a hand, a discard or a fleet.
 	royaleActed struct {
-		Game    int               `json:"game"`
-		Seq     int               `json:"seq"`
-		Player  game.PlayerID     `json:"player,omitempty"`
-		Kind    royale.ActionKind `json:"kind"`
-		Line    string            `json:"line,omitempty"`
-		Die     int               `json:"die,omitempty"`
-		Cells   []royale.Cell     `json:"cells,omitempty"`
-		Card    int               `json:"card,omitempty"`
-		Outcome royale.Outcome    `json:"outcome"`
+		Game   int               `json:"game"`
+		Seq    int               `json:"seq"`
+		Player game.PlayerID     `json:"player,omitempty"`
+		Kind   royale.ActionKind `json:"kind"`
+		// ByHost: the host's phone recorded it (for a player it holds,
+		// or a shot it recorded for a player).
+		ByHost  bool           `json:"byHost,omitempty"`
+		Line    string         `json:"line,omitempty"`
+		Die     int            `json:"die,omitempty"`
+		Cells   []royale.Cell  `json:"cells,omitempty"`
+		Card    int            `json:"card,omitempty"`
+		Outcome royale.Outcome `json:"outcome"`
 	}
 	// fleetsSealed is every fleet's commitment, published when play starts.
 	fleetsSealed struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/royale"
 	"github.com/tally-dice/tally/ledger"
 )
@@ -128,7 +129,16 @@ func (ra *royaleAudit) replay(row db.RoyaleGame, actions []db.RoyaleAction) (*ro
 		money = append(money, ledger.Antes(0, antes))
 	}
 	var sealed fleetsSealed
+	held := map[game.PlayerID]bool{}
 	for _, a := range actions {
+		switch k := a.Action.Kind; {
+		case k == actHold:
+			held[a.Action.Player] = true
+		case a.ByHost && (k == royale.ActKeep || k == royale.ActEnter) && !held[a.Action.Player]:
+			// The host chooses only a fleet it holds: otherwise it saw a
+			// hand or fleet that was not its to see.
+			ra.fail("action %d: the host chose player %d's fleet without holding it", a.Seq, a.Action.Player)
+		}
 		var out royale.Outcome
 		var err error
 		if a.Action.Kind != actHold {
@@ -140,7 +150,7 @@ func (ra *royaleAudit) replay(row db.RoyaleGame, actions []db.RoyaleAction) (*ro
 		}
 		act := a.Action
 		ra.event(a.EventSeq, "royale.action", royaleActed{Game: row.Number, Seq: a.Seq, Player: act.Player, Kind: act.Kind,
-			Line: act.Line, Die: act.Die, Cells: act.Cells, Card: act.Card, Outcome: out})
+			ByHost: a.ByHost, Line: act.Line, Die: act.Die, Cells: act.Cells, Card: act.Card, Outcome: out})
 		if out.Started {
 			sealed = ra.sealed(a.EventSeq, row.Number, g)
 		}

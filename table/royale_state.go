@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
@@ -147,6 +148,8 @@ func (st *tableState) hold(g *royaleGame, player game.PlayerID) error {
 		return err
 	}
 	switch {
+	case !slices.Contains(g.row.Setup.Players, player):
+		return fmt.Errorf("%w: %s does not play game %d", royale.ErrUnknownPlayer, p.Name, g.row.Number)
 	case g.game.Phase() != royale.PhaseFleets:
 		return fmt.Errorf("%w: the host holds a fleet only while the fleets are chosen", royale.ErrPhase)
 	case g.holds(player):

@@ -104,7 +104,9 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 		return Reply{}, err
 	}
 	k.scope = scopeJoin
-	return s.write(ctx, target{tableID: tableID, open: true}, k, func(w *writer) (any, error) {
+	// A claim reads the table's Battleship Royale game: a seat whose fleet
+	// the host holds is not claimed while its game is played.
+	return s.write(ctx, target{tableID: tableID, open: true, royale: true}, k, func(w *writer) (any, error) {
 		if err := w.openTable(); err != nil {
 			return nil, err
 		}
@@ -119,6 +121,11 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 		if p.ID != 0 {
 			if p.ClaimedAt != nil {
 				return nil, fmt.Errorf("%w: %s has already joined from another phone; pick another name", ErrNameTaken, p.Name)
+			}
+			// The host has seen this seat's hand: a phone that claimed it
+			// now would choose a fleet the host watches.
+			if g := st.royalePlaying(); g != nil && g.holds(p.ID) {
+				return nil, fmt.Errorf("%w: the host holds %s's fleet in game %d (no phone); join as %s once the game ends", ErrRoundPlaying, p.Name, g.row.Number, p.Name)
 			}
 			w.out.PlayerClaim(st.row.ID, p.ID, hash)
 			now := w.now

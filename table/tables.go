@@ -76,6 +76,13 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 		if err := o.Check(); err != nil {
 			return Reply{}, err
 		}
+		// A bounty is paid the moment a card sinks. A table where nobody
+		// may go below zero would refuse the shot that sinks the card of
+		// a player who cannot pay, and so tell the shooter which cell
+		// was that card's last.
+		if o.Bounty > 0 && in.NoOverdraft {
+			return Reply{}, fmt.Errorf("%w: a bounty is paid as a card sinks, so it cannot be played where nobody may go below zero (noOverdraft): choose one", ErrInvalid)
+		}
 		opts = &o
 	default:
 		return Reply{}, fmt.Errorf("%w: no game %q (dice or royale)", ErrInvalid, in.Game)

@@ -409,6 +409,8 @@ func serviceError(err error) error {
 		// The database compares names by its own lower-casing, which
 		// folds a few letters Go's comparison does not (İ and i).
 		return fmt.Errorf("%w: a player of that name (ignoring case) already sits at this table", ErrNameTaken)
+	case errors.Is(err, db.ErrCorrupt):
+		return fmt.Errorf("%w: %w", ErrHistoryBroken, err)
 	case errors.Is(err, db.ErrNotFound):
 		// A guard in the schema refused the write (tally_expect, or a
 		// reference to a missing row): nothing was written.

@@ -22,8 +22,9 @@
 //     Decision). A sunk submarine earns a sonar and no shots, whatever its
 //     card says.
 //   - Within one fleet no two surface ships share a cell; a submarine may
-//     share cells with a ship, and different players' cards may share cells
-//     freely (ROYALE.md Decision).
+//     share cells with a ship (not with another submarine: a standard hand
+//     may hold two), and different players' cards may share cells freely
+//     (ROYALE.md Decision).
 //   - Fleets dealt (option fleet: dealt, the default): the standard deck
 //     has the five kinds equally; the advanced hand is a submarine plus
 //     ship cards of the four surface kinds equally (ROYALE.md Decision).
@@ -59,7 +60,10 @@
 //     or, right after a volley that sank submarines, as many sonars as it
 //     sank submarines, until the next shot, bonus or end. A player has the
 //     base sonar once per game while their own submarine is afloat, plus
-//     one per submarine they sank; the base sonar is used first. The answer
+//     one per submarine they sank. At the start of a turn the base sonar is
+//     used first; right after a volley that sank a submarine, the sonar used
+//     is that submarine's, so the base one is still lost if the player's
+//     own submarine sinks later. The answer
 //     pings when any card afloat, the caller's own included, has a cell on
 //     the line.
 //

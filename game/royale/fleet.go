@@ -17,23 +17,28 @@ var ErrFleet = errors.New("not a fleet")
 type Fleet []Card
 
 // Check refuses a fleet with a card that is no ship card, or with two
-// surface ships on one cell (ROYALE.md 1, a house rule: a submarine may
-// share cells with a ship; two players' cards may share cells freely).
+// surface ships on one cell, or two submarines on one cell (ROYALE.md 1, a
+// house rule: a submarine may share cells with a ship; two players' cards
+// may share cells freely).
 func (f Fleet) Check() error {
-	taken := map[Cell]Kind{}
+	ships, subs := map[Cell]Kind{}, map[Cell]bool{}
 	for i, c := range f {
 		if err := c.Check(); err != nil {
 			return fmt.Errorf("card %d: %w", i+1, err)
 		}
-		if c.Kind == Submarine {
-			continue
-		}
 		for _, x := range c.Cells {
-			if k, ok := taken[x]; ok {
+			if c.Kind == Submarine {
+				if subs[x] {
+					return fmt.Errorf("%w: two submarines both cover %s (a submarine may share only a ship's cells)", ErrFleet, x)
+				}
+				subs[x] = true
+				continue
+			}
+			if k, ok := ships[x]; ok {
 				return fmt.Errorf("%w: the %s and the %s both cover %s (only a submarine may share a ship's cells)",
 					ErrFleet, k, c.Kind, x)
 			}
-			taken[x] = c.Kind
+			ships[x] = c.Kind
 		}
 	}
 	return nil

@@ -175,15 +175,24 @@ func (g *Game) useSonar(i int, line string) (Outcome, error) {
 		return Outcome{}, fmt.Errorf("%w: one sonar at the start of a turn", ErrSonar)
 	}
 	s := &g.seats[i]
-	if s.baseSonar && g.subAfloat(i) {
-		s.baseSonar = false
-	} else {
+	trophy := func() bool {
 		for j := range s.trophies {
 			if tr := &s.trophies[j]; tr.Sonar && !tr.Used {
 				tr.Used = true
-				break
+				return true
 			}
 		}
+		return false
+	}
+	switch {
+	case g.t.pending > 0 && trophy():
+		// Right after the volley that sank a submarine, the sonar used is
+		// that submarine's: the base sonar stays, to be lost if the
+		// player's own submarine sinks.
+	case s.baseSonar && g.subAfloat(i):
+		s.baseSonar = false
+	default:
+		trophy()
 	}
 	if g.t.pending > 0 {
 		g.t.pending--

@@ -1,6 +1,7 @@
 package royale
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -165,5 +166,44 @@ func TestStandardGame(t *testing.T) {
 	}
 	for _, a := range []Action{roll(3, 1), end(3), shoot(t, 3, "B5"), {Kind: ActAbandon}, {Player: 1, Kind: "x"}} {
 		refuse(t, g, a, ErrGameOver)
+	}
+}
+
+// TestSonarRightAwayIsTheSunkSubmarines: Ann sinks Bob's submarine and
+// sonars right away: that sonar is the sunk submarine's, so when her own
+// submarine sinks she loses her base sonar and has none left.
+func TestSonarRightAwayIsTheSunkSubmarines(t *testing.T) {
+	g := entered(t, Options{Mode: Advanced},
+		fleet(t, "submarine A1 A2 A3", "battleship:3 J1 J2 J3 J4", "patrol-boat:1 J9 J10"),
+		fleet(t, "submarine E1 E2 E3", "destroyer:2 F1 F2 F3", "carrier:4 H1 H2 H3 H4 H5"))
+	apply(t, g, roll(1, 3))
+	apply(t, g, shoot(t, 1, "E1 E2 E3"))
+	if v := g.View(0); !v.CanSonar || v.Players[0].Sonars != 2 {
+		t.Fatalf("after sinking Bob's submarine Ann may sonar twice, once now: %+v", v.Players[0])
+	}
+	apply(t, g, sonar(1, "B"))
+	apply(t, g, end(1))
+	apply(t, g, roll(2, 3))
+	apply(t, g, shoot(t, 2, "A1 A2 A3"))
+	apply(t, g, end(2))
+	if v := g.View(0); v.Players[0].Sonars != 0 || v.CanSonar {
+		t.Fatalf("Ann's submarine sank after she used the trophy's sonar: %d sonars left, want 0", v.Players[0].Sonars)
+	}
+}
+
+// TestTwoSubmarinesMayNotShareACell: a standard fleet may hold two
+// submarines, but not on one cell (a submarine shares only a ship's cells).
+func TestTwoSubmarinesMayNotShareACell(t *testing.T) {
+	f := Fleet{
+		{Kind: Submarine, Cells: []Cell{{0, 0}, {0, 1}, {0, 2}}},
+		{Kind: Submarine, Cells: []Cell{{0, 2}, {1, 2}, {2, 2}}},
+		{Kind: Destroyer, Cells: []Cell{{0, 0}, {1, 0}, {2, 0}}},
+	}
+	if err := f.Check(); !errors.Is(err, ErrFleet) {
+		t.Fatalf("two submarines on A3: %v", err)
+	}
+	f[1].Cells = []Cell{{1, 1}, {2, 1}, {3, 1}}
+	if err := f.Check(); err != nil {
+		t.Fatalf("a submarine on a ship's cell: %v", err)
 	}
 }
