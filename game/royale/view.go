@@ -95,10 +95,12 @@ func (g *Game) View(viewer game.PlayerID) View {
 		v.Sonar = []SonarCall{}
 	}
 	if g.phase == PhasePlaying && g.t.die > 0 {
+		// Never more than the cells nobody has shot: the volley is all of
+		// them when fewer are left than the die says.
 		if g.opts.Mode == Standard {
-			v.ShotsLeft = g.t.die - g.t.fired
+			v.ShotsLeft = min(g.t.die-g.t.fired, g.unshot)
 		} else if !g.t.volley {
-			v.ShotsLeft = g.t.die
+			v.ShotsLeft = min(g.t.die, g.unshot)
 		}
 	}
 	for i, sk := range g.sunk {
