@@ -44,22 +44,7 @@ function startForm(presets, form, draw) {
     type: 'checkbox', checked: form[key] ?? rs[key], onchange: (e) => { form[key] = e.target.checked; },
   }), h('span', label));
   const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
-  const submit = async (e) => {
-    e.preventDefault();
-    const body = tableRequest(rs, form);
-    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
-    e.submitter.disabled = true;
-    try {
-      const made = await api.send(form.request);
-      store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken,
-        auditToken: made.auditToken, code: made.joinCode });
-      location.hash = `#t=${made.table.id}&tab=invite`;
-    } catch (err) {
-      error.hidden = false;
-      error.textContent = err.message;
-      e.submitter.disabled = false;
-    }
-  };
+  const submit = (e) => makeTable(e, form, tableRequest(rs, form), error);
   return h('form.card.start', { onsubmit: submit },
     h('h2', 'Start a table'),
     gamePicker(form, draw),
@@ -109,6 +94,25 @@ function tableRequest(rs, form) {
   return body;
 }
 
+// makeTable sends POST /v1/tables from a start form (the same key on every
+// retry of the same body), keeps the host's tokens on this phone and opens
+// the table's invite tab; a refusal shows under the form.
+async function makeTable(e, form, body, error) {
+  e.preventDefault();
+  if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
+  e.submitter.disabled = true;
+  try {
+    const made = await api.send(form.request);
+    store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken,
+      auditToken: made.auditToken, code: made.joinCode });
+    location.hash = `#t=${made.table.id}&tab=invite`;
+  } catch (err) {
+    error.hidden = false;
+    error.textContent = err.message;
+    e.submitter.disabled = false;
+  }
+}
+
 // gamePicker chooses between the dice games and Battleship Royale.
 function gamePicker(form, draw) {
   const choice = (value, label, note) => h('label.preset', { class: form.game === value ? 'on' : '' },
@@ -129,24 +133,12 @@ function royaleForm(form, draw) {
       onchange: () => { r[key] = value; draw(); } }),
     h('span', h('b', label), note ? h('small', note) : null));
   const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
-  const submit = async (e) => {
-    e.preventDefault();
+  const submit = (e) => {
     const body = { game: 'royale', royale: { mode: r.mode, fleet: r.fleet, die: r.die, ante: Number(r.ante) || 0, bounty: Number(r.bounty) || 0 },
       players: form.names.map((n) => n.trim()).filter(Boolean) };
     if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
     if (form.name && form.name.trim()) body.name = form.name.trim();
-    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
-    e.submitter.disabled = true;
-    try {
-      const made = await api.send(form.request);
-      store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken,
-        auditToken: made.auditToken, code: made.joinCode });
-      location.hash = `#t=${made.table.id}&tab=invite`;
-    } catch (err) {
-      error.hidden = false;
-      error.textContent = err.message;
-      e.submitter.disabled = false;
-    }
+    return makeTable(e, form, body, error);
   };
   return h('form.card.start', { onsubmit: submit },
     h('h2', 'Start a table'),
