@@ -90,7 +90,9 @@ export function closeCard(s) {
   card.append(h('p.big', { 'data-testid': 'close-confirm' }, `Close “${t.name}” for good?`),
     h('p', pot),
     h('p', 'After this nobody can start a round, buy in or join. Cash-outs and settle-up payments can still be recorded.'),
-    ui.error && h('p.error', { role: 'alert' }, ui.error),
+    // Element.append writes a missing value as text ("undefined"):
+    // no error, no element.
+    ui.error ? h('p.error', { role: 'alert' }, ui.error) : '',
     h('div.actions',
       h('button.danger', { type: 'button', 'data-testid': 'close-yes', disabled: ui.busy, onclick: () => close(s, ui) },
         ui.busy ? 'Closing…' : 'Yes, close it'),

@@ -136,7 +136,14 @@ func TestHostRunsTheNight(t *testing.T) {
 	host.waitText(`[data-testid=close-confirm]`, "Close “Friday” for good?")
 	host.tap(`[data-testid=close-no]`)
 	host.waitFor("the confirmation gone", `!document.querySelector('[data-testid=close-confirm]')`)
-	host.tap(`[data-testid=close]`)
+	// The Play tab's "Done for the night?" leads to the same question,
+	// which reads in plain words (it once printed "undefined").
+	host.tap(`[data-testid=go-play]`)
+	host.tap(`[data-testid=end-night]`)
+	host.waitText(`[data-testid=close-confirm]`, "Close “Friday” for good?")
+	if text := host.text(`[data-testid=close-card]`); strings.Contains(text, "undefined") {
+		t.Fatalf("the close confirmation reads %q", text)
+	}
 	host.shot("close-confirm")
 	host.tap(`[data-testid=close-yes]`)
 	host.waitText(`[data-testid=closed]`, "Closed")
