@@ -26,6 +26,15 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+/**
+ * add appends children to el, flattening arrays and skipping empty ones
+ * (Element.append would write null or undefined as text).
+ */
+export function add(el, ...children) {
+  append(el, children);
+  return el;
+}
+
 // append adds children, flattening arrays and skipping empty ones.
 function append(el, children) {
   for (const c of children) {

@@ -65,16 +65,7 @@ function startForm(presets, form, draw) {
       opt('closedRolls', 'Closed rolls under the cup'),
       opt('low', 'Low wins ("low boy")'),
       opt('progressive', 'Progressive pot (declared score)')),
-    h('fieldset', h('legend', 'Players in seat order'),
-      form.names.map((n, i) => h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
-        placeholder: `Player ${i + 1}`, autocomplete: 'off', oninput: (e) => { form.names[i] = e.target.value; } })),
-      form.names.length < 16 && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
-        onclick: () => { form.names.push(''); draw(); } }, '+ Add a player')),
-    h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
-      value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
-    error,
-    h('button.primary', { type: 'submit', 'data-testid': 'create' }, 'Start the table'),
-    h('a.button.ghost', { href: '#' }, 'Cancel'));
+    formEnd(form, draw, error, 'Players in seat order', 16));
 }
 
 // tableRequest turns the form into POST /v1/tables, sending only the options
@@ -160,16 +151,24 @@ function royaleForm(form, draw) {
           value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
       h('label.field', 'Bounty: the owner of each sunk card pays its shooter (0 for none)', h('input', { type: 'number',
         inputmode: 'numeric', min: 0, name: 'bounty', 'data-testid': 'royale-bounty', value: r.bounty, oninput: (e) => { r.bounty = e.target.value; } }))),
-    h('fieldset', h('legend', 'Players in seat order (2 to 6 play each game)'),
+    formEnd(form, draw, error, 'Players in seat order (2 to 6 play each game)', 6));
+}
+
+// formEnd is the end of both start forms: the players in seat order (at
+// most max), the table's name, the error line and the buttons.
+function formEnd(form, draw, error, legend, max) {
+  return [
+    h('fieldset', h('legend', legend),
       form.names.map((n, i) => h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
         placeholder: `Player ${i + 1}`, autocomplete: 'off', oninput: (e) => { form.names[i] = e.target.value; } })),
-      form.names.length < 6 && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
+      form.names.length < max && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
         onclick: () => { form.names.push(''); draw(); } }, '+ Add a player')),
     h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
       value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
     error,
     h('button.primary', { type: 'submit', 'data-testid': 'create' }, 'Start the table'),
-    h('a.button.ghost', { href: '#' }, 'Cancel'));
+    h('a.button.ghost', { href: '#' }, 'Cancel'),
+  ];
 }
 
 /** joinScreen claims a seat with a join code (seats: the open seats' names). */

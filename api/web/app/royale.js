@@ -7,7 +7,7 @@
 // A phone draws only what its own token reads: another player's fleet
 // never reaches it before its cards sink or the game ends.
 
-import { h, plural } from './dom.js';
+import { h, add, plural } from './dom.js';
 import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { commitment } from './commit.js';
@@ -51,29 +51,11 @@ function abandonCard(s, g) {
   }
   return h('section.card.confirm', { role: 'alert' },
     h('p', `Abandon game ${g.number}? Nobody wins; the pot (${g.pot} ${s.table.currency}) goes back to the players and every fleet is shown.`),
-    u.error ? h('p.error', u.error) : null,
-    h('button.primary', { type: 'button', 'data-testid': 'abandon-yes', disabled: u.busy, onclick: async () => {
-      if (!u.request) u.request = api.write(s.path(`/royale/${g.number}/abandon`), undefined, s.token);
-      u.busy = true;
-      s.render();
-      try {
-        const game = await api.send(u.request);
-        s.ui.abandon = null;
-        s.setGame(game);
-      } catch (err) {
-        u.busy = false;
-        u.error = err.message;
-        if (err instanceof api.Problem) u.request = null;
-        s.render();
-      }
-    } }, 'Yes, abandon it'),
+    errorLine(u),
+    h('button.primary', { type: 'button', 'data-testid': 'abandon-yes', disabled: u.busy,
+      onclick: () => sendGame(s, u, s.path(`/royale/${g.number}/abandon`), undefined, () => { s.ui.abandon = null; }) },
+    'Yes, abandon it'),
     h('button.ghost', { type: 'button', onclick: () => { u.ask = false; s.render(); } }, 'Keep playing'));
-}
-
-// add appends the nodes that are there: a card that has nothing to show is
-// null, and Element.append would write "null".
-function add(el, ...nodes) {
-  el.append(...nodes.filter(Boolean));
 }
 
 // ui is this phone's state for game g: what is selected and being sent. It
@@ -84,18 +66,24 @@ function ui(s, g) {
   return s.ui.royale;
 }
 
-// act sends one action of game g (retried with the same key until it is
-// answered) and shows the game it returns.
-async function act(s, g, body) {
-  const u = ui(s, g);
-  const path = s.path(`/royale/${g.number}/actions`);
-  if (!u.pending || JSON.stringify(u.pending.body) !== JSON.stringify(body)) u.pending = api.write(path, body, s.token);
+// act sends one action of game g and shows the game it returns.
+function act(s, g, body) {
+  return sendGame(s, ui(s, g), s.path(`/royale/${g.number}/actions`), body, () => { s.ui.royale = null; });
+}
+
+// sendGame sends a write that answers with a game, retried with the same
+// Idempotency-Key until it is answered, and shows the game (after done,
+// which drops the card's state); a refusal stays in u.error.
+async function sendGame(s, u, path, body, done) {
+  if (!u.pending || u.pending.path !== path || JSON.stringify(u.pending.body) !== JSON.stringify(body)) {
+    u.pending = api.write(path, body, s.token);
+  }
   u.busy = true;
   u.error = null;
   s.render();
   try {
     const game = await api.send(u.pending);
-    s.ui.royale = null;
+    done(game);
     s.setGame(game);
   } catch (err) {
     u.busy = false;
@@ -124,24 +112,12 @@ function startGameCard(s) {
     h('label.field', 'Who starts? (the youngest, says the box)', h('select', { 'data-testid': 'first',
       onchange: (e) => { u.first = Number(e.target.value); } },
       seated.map((p) => h('option', { value: p.id, selected: p.id === u.first }, p.name)))),
-    u.error ? h('p.error', { role: 'alert' }, u.error) : null,
-    h('button.primary', { type: 'button', 'data-testid': 'start-game', disabled: u.busy, onclick: async () => {
-      if (!u.request) u.request = api.write(s.path('/royale'), { first: u.first }, s.token);
-      u.busy = true;
-      u.error = '';
-      s.render();
-      try {
-        const game = await api.send(u.request);
+    errorLine(u),
+    h('button.primary', { type: 'button', 'data-testid': 'start-game', disabled: u.busy,
+      onclick: () => sendGame(s, u, s.path('/royale'), { first: u.first }, (game) => {
         s.ui.startGame = null;
         s.table.royale.currentGame = game.number;
-        s.setGame(game);
-      } catch (err) {
-        u.busy = false;
-        u.error = err.message;
-        if (err instanceof api.Problem) u.request = null;
-        s.render();
-      }
-    } }, u.busy ? 'Dealing…' : `Start game ${n}`));
+      }) }, u.busy ? 'Dealing…' : `Start game ${n}`));
 }
 
 // fleetsCard is the start of a game: each player keeps or enters a fleet.
