@@ -10,11 +10,15 @@ import (
 	"github.com/tally-dice/tally/table"
 )
 
-// roundNumber parses the :number path parameter.
-func roundNumber(c echo.Context) (int, error) {
+// roundNumber parses the :number path parameter of a round.
+func roundNumber(c echo.Context) (int, error) { return pathNumber(c, "round") }
+
+// pathNumber parses the :number path parameter, naming what it numbers (a
+// round, a game) when it is not 1, 2, ...
+func pathNumber(c echo.Context, what string) (int, error) {
 	n, err := strconv.Atoi(c.Param("number"))
 	if err != nil || n < 1 {
-		return 0, fail(kindNotFound, fmt.Sprintf("round %q is not a round number (1, 2, ...)", c.Param("number")))
+		return 0, fail(kindNotFound, fmt.Sprintf("%s %q is not a %s number (1, 2, ...)", what, c.Param("number"), what))
 	}
 	return n, nil
 }

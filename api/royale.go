@@ -1,22 +1,14 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 	"github.com/tally-dice/tally/table"
 )
 
 // gameNumber parses the :number path parameter of a Battleship Royale game.
-func gameNumber(c echo.Context) (int, error) {
-	n, err := strconv.Atoi(c.Param("number"))
-	if err != nil || n < 1 {
-		return 0, fail(kindNotFound, fmt.Sprintf("game %q is not a game number (1, 2, ...)", c.Param("number")))
-	}
-	return n, nil
-}
+func gameNumber(c echo.Context) (int, error) { return pathNumber(c, "game") }
 
 // startRoyale serves POST /v1/tables/:tableId/royale. The body is optional.
 func (s *server) startRoyale(c echo.Context) error {
