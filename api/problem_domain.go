@@ -116,7 +116,7 @@ var domainKinds = []struct {
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
 	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded,
-		royale.ErrGameOver, table.ErrWrongGame}, kindConflict, "", false},
+		royale.ErrGameOver, table.ErrWrongGame, table.ErrNotCorrectable}, kindConflict, "", false},
 	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption, royale.ErrOptions}, kindInvalidRules, "", false},
 	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, royale.ErrSetup, game.ErrBadAction, game.ErrNoAutomatic,

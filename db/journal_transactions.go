@@ -122,3 +122,30 @@ func addPostings(entries []JournalEntry, postings []dbsqlc.PostingListByTableRow
 		}
 	}
 }
+
+// JournalCorrectable queues reading what a correction needs of a table's
+// journal, each entry with its postings: the entry that ledger event
+// eventSeq recorded, round round's entries, and every reversal. It queues
+// two statements.
+func (b *Batch) JournalCorrectable(tableID, eventSeq int64, round int, out *[]JournalEntry) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.JournalListCorrectable(b.ctx, q, dbsqlc.JournalListCorrectableParams{TableID: tableID,
+			EventSeq: &eventSeq, Round: int32(round)})
+		page := make([]dbsqlc.JournalListByTableRow, len(rows))
+		for i, r := range rows {
+			page[i] = dbsqlc.JournalListByTableRow(r)
+		}
+		*out = toJournal(page)
+		return err
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.PostingListCorrectable(b.ctx, q, dbsqlc.PostingListCorrectableParams{TableID: tableID,
+			EventSeq: &eventSeq, Round: int32(round)})
+		postings := make([]dbsqlc.PostingListByTableRow, len(rows))
+		for i, r := range rows {
+			postings[i] = dbsqlc.PostingListByTableRow(r)
+		}
+		addPostings(*out, postings)
+		return err
+	})
+}

@@ -16,6 +16,10 @@ type Action struct {
 	Action    game.Action
 	EventSeq  int64 // 0 when unknown (actions recorded before it was kept)
 	CreatedAt time.Time
+	// Voids is, for a correction (Action.Kind "void"), the seq of the
+	// action it takes back, and Reason why; 0 and "" for the others.
+	Voids  int
+	Reason string
 }
 
 // ActionListByRound queues reading one round's actions.
@@ -51,12 +55,16 @@ func (b *Batch) ActionListByTable(tableID int64, out *[]Action) {
 // toTableAction is an action read with its round's number.
 func toTableAction(r dbsqlc.ActionListByTableRow) Action {
 	return toAction(int(r.Round), dbsqlc.RoundAction{Seq: r.Seq, PlayerID: r.PlayerID, Kind: r.Kind,
-		CreatedAt: r.CreatedAt, Dice: r.Dice, Rethrow: r.Rethrow, Path: r.Path, EventSeq: r.EventSeq})
+		CreatedAt: r.CreatedAt, Dice: r.Dice, Rethrow: r.Rethrow, Path: r.Path, EventSeq: r.EventSeq,
+		Voids: r.Voids, Reason: r.Reason})
 }
 
 func toAction(round int, r dbsqlc.RoundAction) Action {
-	a := Action{Round: round, Seq: int(r.Seq), CreatedAt: r.CreatedAt,
+	a := Action{Round: round, Seq: int(r.Seq), CreatedAt: r.CreatedAt, Reason: r.Reason,
 		Action: game.Action{Player: game.PlayerID(r.PlayerID), Kind: game.ActionKind(r.Kind)}}
+	if r.Voids != nil {
+		a.Voids = int(*r.Voids)
+	}
 	if r.EventSeq != nil {
 		a.EventSeq = *r.EventSeq
 	}

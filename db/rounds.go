@@ -14,6 +14,7 @@ import (
 const (
 	RoundOpen    = "open"
 	RoundSettled = "settled"
+	RoundVoid    = "void" // reversed (issue 13): the game is as it was before it
 )
 
 // Round is one round at a table: its setup as the engine made it, the

@@ -32,6 +32,9 @@ type Loaded struct {
 	// RoyaleLatest, for the writes that need them.
 	Game        RoyaleGame
 	GameActions []RoyaleAction
+	// Journal is what a correction reads of the journal
+	// (JournalCorrectable); nil for other writes.
+	Journal []JournalEntry
 	// Key is the stored answer of the Idempotency-Key looked up (no
 	// RequestHash when there is none).
 	Key IdempotencyKey
@@ -76,6 +79,8 @@ type Append struct {
 	Actions []Action
 	Turns   []Turn
 	Settles int // the round the write settles, 0 for none
+	Reopens int // the settled round the write opens again, 0 for none
+	Voids   int // the round the write reverses, 0 for none
 	Events  []chain.Event
 	Head    chain.Head // the chain's head after Events
 	// HeadSeal is the seal of Head (package seal); each event carries its
@@ -97,6 +102,7 @@ type Append struct {
 // table.
 func (b *Batch) TableAppend(tableID int64, a Append) {
 	p := dbsqlc.TableAppendParams{TableID: tableID, Round: int32(a.Round), Settles: int32(a.Settles),
+		Reopens: int32(a.Reopens), Voids: int32(a.Voids),
 		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds)}
 	if a.Key.Key != "" && a.Key.TableID != tableID {
 		b.IdempotencyKeyInsert(a.Key)
@@ -119,6 +125,8 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.ActionRethrows = append(p.ActionRethrows, arrayLiteral(roll.Rethrow))
 		p.ActionPaths = append(p.ActionPaths, roll.Path)
 		p.ActionEvents = append(p.ActionEvents, act.EventSeq)
+		p.ActionVoids = append(p.ActionVoids, int32(act.Voids))
+		p.ActionReasons = append(p.ActionReasons, act.Reason)
 	}
 	for _, t := range a.Turns {
 		p.TurnSeqs = append(p.TurnSeqs, int32(t.Seq))
@@ -128,6 +136,7 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.TurnCargo = append(p.TurnCargo, arrayLiteral(t.Cargo))
 		p.TurnAutomatic = append(p.TurnAutomatic, t.Automatic)
 		p.TurnStood = append(p.TurnStood, t.Stood)
+		p.TurnActionSeqs = append(p.TurnActionSeqs, int32(t.ActionSeq))
 	}
 	for _, e := range a.Events {
 		p.EventSeqs = append(p.EventSeqs, e.Seq)

@@ -16,6 +16,10 @@ type Turn struct {
 	Cargo     []int
 	Automatic bool
 	Stood     bool
+	// ActionSeq is the round action that ended the turn (0 for turns
+	// recorded before migration 7): a turn ended again, after the action
+	// that ended it was taken back, is recorded again.
+	ActionSeq int
 }
 
 // TurnOf is how a finished turn's outcome is recorded.
@@ -35,7 +39,8 @@ func (b *Batch) TurnListByTable(tableID int64, out *[]Turn) {
 		*out = make([]Turn, len(rows))
 		for i, r := range rows {
 			(*out)[i] = Turn{Round: int(r.Round), Seq: int(r.Seq), Player: game.PlayerID(r.PlayerID),
-				Qualified: r.Qualified, Score: int(r.Score), Cargo: ints(r.Cargo), Automatic: r.Automatic, Stood: r.Stood}
+				Qualified: r.Qualified, Score: int(r.Score), Cargo: ints(r.Cargo), Automatic: r.Automatic, Stood: r.Stood,
+				ActionSeq: int(r.ActionSeq)}
 		}
 		return nil
 	})

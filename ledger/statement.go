@@ -22,7 +22,9 @@ type Transaction struct {
 	Memo      string         `json:"memo,omitempty"`
 	Metadata  map[string]any `json:"metadata,omitempty"`
 	CreatedAt time.Time      `json:"createdAt"`
-	Postings  []Posting      `json:"postings"`
+	// EventSeq is the audit event that recorded it: what a reversal names.
+	EventSeq int64     `json:"eventSeq,omitempty"`
+	Postings []Posting `json:"postings"`
 }
 
 // Posting is one line of a Transaction.
@@ -43,7 +45,7 @@ func Statement(tableID int64, journal []db.JournalEntry, players []db.Player) ([
 	}
 	out := make([]Transaction, 0, len(journal))
 	for _, j := range journal {
-		t := Transaction{ID: j.ID, TableID: tableID, Kind: Kind(j.Kind), RoundID: j.RoundID, Memo: j.Memo,
+		t := Transaction{ID: j.ID, TableID: tableID, Kind: Kind(j.Kind), RoundID: j.RoundID, Memo: j.Memo, EventSeq: j.EventSeq,
 			CreatedAt: j.CreatedAt, Postings: make([]Posting, 0, len(j.Postings))}
 		if len(j.Metadata) > 0 {
 			if err := json.Unmarshal(j.Metadata, &t.Metadata); err != nil {

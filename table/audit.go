@@ -314,6 +314,7 @@ func (au *audit) witness(heads []chain.Head) {
 // postings.
 func (au *audit) money(journal []db.JournalEntry, accounts []db.Account, players []db.Player) {
 	found := ledger.Reconcile(au.events, journal, accounts)
+	found = append(found, ledger.CheckReversals(journal)...)
 	au.rep.JournalOK = len(found) == 0
 	au.problems = append(au.problems, found...)
 	total := ledger.Sheet(au.row.Currency, accounts, players).Total()
@@ -361,7 +362,7 @@ func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, 
 		au.rep.Replayed++
 		st.rounds = append(st.rounds, pr)
 		st.last = pr
-		ra := auditRound(pr, turnsOf[row.Number], journal)
+		ra := auditRound(pr, turnsOf[row.Number], journal, au.reversedRounds())
 		au.rep.Rounds = append(au.rep.Rounds, ra)
 		if !ra.OK {
 			roundsOK = false
@@ -505,18 +506,7 @@ func (au *audit) actions(actions []db.Action) {
 	recorded := map[int64]bool{}
 	bad := 0
 	for _, a := range actions {
-		var ev roundAction
-		var problem string
-		switch {
-		case a.EventSeq < 1 || a.EventSeq > int64(len(au.events)):
-			problem = "names no event of the log"
-		case au.events[a.EventSeq-1].Kind != "round.action" || json.Unmarshal(au.events[a.EventSeq-1].Payload, &ev) != nil:
-			problem = fmt.Sprintf("names event %d, which records no action", a.EventSeq)
-		case recorded[a.EventSeq]:
-			problem = fmt.Sprintf("names event %d, which another action names too", a.EventSeq)
-		case ev.Round != a.Round || ev.Seq != a.Seq || !sameAction(ev.Action, a.Action):
-			problem = fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
-		}
+		problem := au.actionProblem(a, recorded)
 		recorded[a.EventSeq] = true
 		if problem != "" {
 			bad++
@@ -526,7 +516,7 @@ func (au *audit) actions(actions []db.Action) {
 		}
 	}
 	for _, e := range au.events {
-		if e.Kind == "round.action" && !recorded[e.Seq] {
+		if (e.Kind == "round.action" || e.Kind == "round.voided") && !recorded[e.Seq] {
 			bad++
 			if bad <= 3 {
 				au.problem("event %d records an action the round does not have", e.Seq)
@@ -541,6 +531,36 @@ func (au *audit) actions(actions []db.Action) {
 	}
 }
 
+// actionProblem says how a stored action differs from the event that
+// recorded it (a round.action, or a round.voided for a correction), or "".
+func (au *audit) actionProblem(a db.Action, recorded map[int64]bool) string {
+	if a.EventSeq < 1 || a.EventSeq > int64(len(au.events)) {
+		return "names no event of the log"
+	}
+	if recorded[a.EventSeq] {
+		return fmt.Sprintf("names event %d, which another action names too", a.EventSeq)
+	}
+	e := au.events[a.EventSeq-1]
+	if a.Action.Kind == actionVoid {
+		var ev roundVoided
+		if e.Kind != "round.voided" || json.Unmarshal(e.Payload, &ev) != nil {
+			return fmt.Sprintf("names event %d, which records no correction", a.EventSeq)
+		}
+		if ev.Round != a.Round || ev.Seq != a.Seq || ev.Voids != a.Voids || ev.Player != a.Action.Player || ev.Reason != a.Reason {
+			return fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
+		}
+		return ""
+	}
+	var ev roundAction
+	if e.Kind != "round.action" || json.Unmarshal(e.Payload, &ev) != nil {
+		return fmt.Sprintf("names event %d, which records no action", a.EventSeq)
+	}
+	if ev.Round != a.Round || ev.Seq != a.Seq || !sameAction(ev.Action, a.Action) {
+		return fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
+	}
+	return ""
+}
+
 // sameAction reports whether two actions are the same: player, kind and
 // throw (an empty list and none alike).
 func sameAction(a, b game.Action) bool {
@@ -551,54 +571,118 @@ func sameAction(a, b game.Action) bool {
 		a.Roll.Path == b.Roll.Path
 }
 
-// auditRound checks a replayed round's recorded turns and, once settled,
-// its journal postings against the replay.
-func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry) RoundAudit {
-	ra := RoundAudit{Number: pr.row.Number, OK: true}
-	if err := checkTurns(pr, turns); err != nil {
-		return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
+// auditRound checks a replayed round's recorded turns and its journal
+// entries against the replay: a settled round's settlement moves what the
+// engine decided and stands, a round being played has none standing, and
+// a reversed round (which reversed names, by the events that reversed
+// them) has every movement of money reversed.
+func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry, reversed map[int]bool) RoundAudit {
+	n := pr.row.Number
+	fail := func(format string, args ...any) RoundAudit {
+		return RoundAudit{Number: n, Detail: fmt.Sprintf(format, args...)}
 	}
-	if pr.row.Status == db.RoundOpen {
-		ra.Detail = "being played"
-		return ra
+	if err := checkTurns(pr, turns); err != nil {
+		return fail("%v", err)
+	}
+	if reversed[n] != (pr.row.Status == db.RoundVoid) {
+		return fail("its status is %s, but the log says it was reversed: %t", pr.row.Status, reversed[n])
+	}
+	undone := ledger.Reversed(journal)
+	var settles []db.JournalEntry
+	for _, j := range journal {
+		if j.Round != n || (j.Kind != string(ledger.KindRoundSettle) && j.Kind != string(ledger.KindAnte)) {
+			continue
+		}
+		_, gone := undone[j.EventSeq]
+		switch {
+		case pr.row.Status == db.RoundVoid && !gone && len(j.Postings) > 0:
+			return fail("it was reversed, but its %s (event %d) stands", j.Kind, j.EventSeq)
+		case pr.row.Status != db.RoundVoid && gone && j.Kind == string(ledger.KindAnte):
+			return fail("its antes were reversed, but the round stands")
+		case j.Kind == string(ledger.KindRoundSettle) && !gone:
+			settles = append(settles, j)
+		}
+	}
+	switch pr.row.Status {
+	case db.RoundVoid:
+		return RoundAudit{Number: n, OK: true, Detail: "reversed"}
+	case db.RoundOpen:
+		if len(settles) > 0 {
+			return fail("being played, but a settlement of it stands (event %d)", settles[0].EventSeq)
+		}
+		return RoundAudit{Number: n, OK: true, Detail: "being played"}
+	}
+	if len(settles) != 1 {
+		return fail("%d settlements of it stand in the journal, not 1", len(settles))
 	}
 	res, _ := pr.round.Result() // the replay checked a settled round is over
 	money := res.Settlement
 	if pr.gameResult != nil {
 		money = pr.gameResult.Settlement
 	}
-	for _, j := range journal {
-		if j.Kind == string(ledger.KindRoundSettle) && j.Round == pr.row.Number {
-			if err := ledger.RoundSettlement(pr.row.Number, money, "").Matches(j.Postings); err != nil {
-				return RoundAudit{Number: pr.row.Number, Detail: err.Error()}
-			}
-			return ra
+	if err := ledger.RoundSettlement(n, money, "").Matches(settles[0].Postings); err != nil {
+		return fail("%v", err)
+	}
+	return RoundAudit{Number: n, OK: true}
+}
+
+// reversedRounds are the rounds the log says were reversed.
+func (au *audit) reversedRounds() map[int]bool {
+	out := map[int]bool{}
+	for _, e := range au.events {
+		var r roundReversed
+		if e.Kind == "round.reversed" && json.Unmarshal(e.Payload, &r) == nil {
+			out[r.Round] = true
 		}
 	}
-	return RoundAudit{Number: pr.row.Number, Detail: "no settlement in the journal"}
+	return out
 }
 
 // checkTurns compares the turns recorded as they ended with the replay:
-// the same players, in play order, with the same outcomes.
+// the same players, in play order, with the same outcomes. A turn whose
+// ending action was taken back was ended again or is being played again:
+// it only has to name an action that was taken back.
 func checkTurns(pr *playedRound, turns []db.Turn) error {
+	standing, err := standingActions(pr.actions)
+	if err != nil {
+		return err
+	}
+	stands := map[int]bool{0: true} // turns recorded before migration 7 name no action
+	for _, a := range standing {
+		stands[a.Seq] = true
+	}
+	voided := map[int]bool{}
+	for _, a := range pr.actions {
+		if a.Action.Kind == actionVoid {
+			voided[a.Voids] = true
+		}
+	}
 	players := pr.round.State().Players
-	done := 0
+	done, live := 0, 0
 	for _, ps := range players {
 		if ps.Status == game.StatusDone {
 			done++
 		}
 	}
-	if len(turns) != done {
-		return fmt.Errorf("%d turns recorded, the replay finishes %d", len(turns), done)
-	}
 	for _, t := range turns {
+		if !stands[t.ActionSeq] {
+			if !voided[t.ActionSeq] {
+				return fmt.Errorf("turn %d is recorded as ended by action %d, which the round does not have", t.Seq, t.ActionSeq)
+			}
+			continue
+		}
+		live++
 		if t.Seq < 1 || t.Seq > len(players) || players[t.Seq-1].Player != t.Player {
 			return fmt.Errorf("turn %d is recorded for player %d, who does not throw there", t.Seq, t.Player)
 		}
 		want := db.TurnOf(t.Round, t.Seq, t.Player, players[t.Seq-1].Outcome)
+		want.ActionSeq = t.ActionSeq
 		if !reflect.DeepEqual(normalize(t), normalize(want)) {
 			return fmt.Errorf("player %d's recorded turn differs from the replayed rolls", t.Player)
 		}
+	}
+	if live != done {
+		return fmt.Errorf("%d turns recorded, the replay finishes %d", live, done)
 	}
 	return nil
 }

@@ -37,6 +37,10 @@ var (
 	// ErrWrongGame refuses a dice request at a Battleship Royale table,
 	// and a Battleship Royale request at a dice table.
 	ErrWrongGame = errors.New("the table plays another game")
+	// ErrNotCorrectable refuses a correction of what cannot be corrected
+	// (any more): a round that is not the latest, a movement of money
+	// reversed already, an action of a round that was reversed.
+	ErrNotCorrectable = errors.New("cannot be corrected")
 )
 
 // The ledger's refusals, as the service reports them.

@@ -94,32 +94,89 @@ type sealedAction struct {
 }
 
 // sealedEvents are the events of the round being played that record throws
-// the round still hides from who, by event sequence number.
+// the round still hides from who, by event sequence number: the throws
+// standing that are still under the cup, and the throws taken back that
+// were under the cup when they were recorded (taken back, they are never
+// revealed while the round is played).
 func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
 	cur := st.current()
 	if cur == nil {
 		return nil, nil
 	}
-	view := cur.round.View(who.viewer())
-	rolls := map[game.PlayerID]int{} // throws seen so far per player
+	viewer := who.viewer()
+	r, err := game.NewRound(st.rules(), cur.row.Setup)
+	if err != nil {
+		return nil, err
+	}
 	sealed := map[int64]db.Action{}
+	var standing []db.Action
 	for _, a := range cur.actions {
-		if a.Action.Kind != game.ActionRoll {
+		if a.Action.Kind == actionVoid {
+			standing = standing[:max(len(standing)-1, 0)]
+			if r, err = replayRound(st.rules(), cur.row.Setup, standing); err != nil {
+				return nil, err
+			}
 			continue
 		}
-		k := rolls[a.Action.Player]
-		rolls[a.Action.Player]++
-		for _, ps := range view.Players {
-			if ps.Player != a.Action.Player || k >= len(ps.Outcome.Rolls) || !ps.Outcome.Rolls[k].Sealed {
-				continue
-			}
+		if err := r.Apply(a.Action); err != nil {
+			return nil, fmt.Errorf("%w: round %d's action %d: %w", ErrHistoryBroken, cur.row.Number, a.Seq, err)
+		}
+		standing = append(standing, a)
+		if a.Action.Kind == game.ActionRoll && lastRollSealed(r.View(viewer), a.Action.Player) {
 			if a.EventSeq == 0 {
 				return nil, fmt.Errorf("%w: round %d's action %d has no audit event", ErrHistoryBroken, cur.row.Number, a.Seq)
 			}
 			sealed[a.EventSeq] = a
 		}
 	}
+	// A throw standing is shown once the round reveals it (cups lifted).
+	view := cur.round.View(viewer)
+	rolls := map[game.PlayerID]int{}
+	for _, a := range standing {
+		if a.Action.Kind != game.ActionRoll {
+			continue
+		}
+		k := rolls[a.Action.Player]
+		rolls[a.Action.Player]++
+		if !rollSealed(view, a.Action.Player, k) {
+			delete(sealed, a.EventSeq)
+		}
+	}
 	return sealed, nil
+}
+
+// replayRound is a round rebuilt from its setup and the given actions.
+func replayRound(rs game.Ruleset, setup game.RoundSetup, actions []db.Action) (*game.Round, error) {
+	r, err := game.NewRound(rs, setup)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range actions {
+		if err := r.Apply(a.Action); err != nil {
+			return nil, fmt.Errorf("%w: action %d: %w", ErrHistoryBroken, a.Seq, err)
+		}
+	}
+	return r, nil
+}
+
+// lastRollSealed says whether player's latest throw is under the cup in view.
+func lastRollSealed(view game.RoundState, player game.PlayerID) bool {
+	for _, ps := range view.Players {
+		if ps.Player == player {
+			return len(ps.Outcome.Rolls) > 0 && ps.Outcome.Rolls[len(ps.Outcome.Rolls)-1].Sealed
+		}
+	}
+	return false
+}
+
+// rollSealed says whether player's throw k is under the cup in view.
+func rollSealed(view game.RoundState, player game.PlayerID, k int) bool {
+	for _, ps := range view.Players {
+		if ps.Player == player {
+			return k < len(ps.Outcome.Rolls) && ps.Outcome.Rolls[k].Sealed
+		}
+	}
+	return false
 }
 
 // hasNonce reports whether a round.action payload carries a nonce.

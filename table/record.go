@@ -107,7 +107,7 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 			}
 		}
 	}
-	w.recordTurns(pr, before)
+	w.recordTurns(pr, before, len(pr.actions)+len(actions))
 	stored := make([]db.Action, len(actions))
 	for i, a := range actions {
 		seq := len(pr.actions) + i + 1
@@ -203,15 +203,17 @@ func wholeTurn(rs game.Ruleset, r *game.Round, player, viewer game.PlayerID, act
 	return actions, nil
 }
 
-// recordTurns queues the turns that these actions finished: each player's
-// outcome, in play order, as the engine judged it. The audit checks every
-// one against a replay.
-func (w *writer) recordTurns(pr *playedRound, before game.RoundState) {
+// recordTurns queues the turns that these actions finished, the last of
+// which is action seq: each player's outcome, in play order, as the engine
+// judged it. The audit checks every one against a replay.
+func (w *writer) recordTurns(pr *playedRound, before game.RoundState, seq int) {
 	for i, ps := range pr.round.State().Players {
 		if ps.Status != game.StatusDone || before.Players[i].Status == game.StatusDone {
 			continue
 		}
-		w.history.Turns = append(w.history.Turns, db.TurnOf(pr.row.Number, i+1, ps.Player, ps.Outcome))
+		t := db.TurnOf(pr.row.Number, i+1, ps.Player, ps.Outcome)
+		t.ActionSeq = seq
+		w.history.Turns = append(w.history.Turns, t)
 	}
 }
 

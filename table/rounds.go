@@ -188,8 +188,11 @@ func (s *Service) Rounds(ctx context.Context, a Auth, after, limit int) (RoundPa
 // view is a round as who may see it; g is the game after it, which tells
 // whether a settled round won a game of rounds.
 func (pr *playedRound) view(who Principal, g *game.Game) (RoundView, error) {
-	if pr.row.Status == db.RoundOpen {
+	switch pr.row.Status {
+	case db.RoundOpen:
 		return liveView(pr.row.Number, pr.round, who), nil
+	case db.RoundVoid:
+		return reversedView(pr), nil
 	}
 	res, _ := pr.round.Result() // resume checked that a settled round is over
 	v := roundView(pr.row.Number, statusSettled, pr.round.State(), &res)

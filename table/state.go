@@ -121,6 +121,12 @@ func (st *tableState) play(pr *playedRound) error {
 	if err := pr.replay(st.rules()); err != nil {
 		return err
 	}
+	if pr.row.Status == db.RoundVoid {
+		// A reversed round leaves the game as it was before it.
+		g, err := game.ResumeGame(st.rules(), pr.row.Game)
+		st.game = g
+		return err
+	}
 	if pr.row.Status != db.RoundSettled {
 		return nil
 	}
@@ -179,19 +185,41 @@ func (st *tableState) enter(pr *playedRound) error {
 	return nil
 }
 
-// replay rebuilds the round from its setup and actions.
+// replay rebuilds the round from its setup and the actions not taken back.
 func (pr *playedRound) replay(rs game.Ruleset) error {
 	r, err := game.NewRound(rs, pr.row.Setup)
 	if err != nil {
 		return err
 	}
-	for _, a := range pr.actions {
+	standing, err := standingActions(pr.actions)
+	if err != nil {
+		return err
+	}
+	for _, a := range standing {
 		if err := r.Apply(a.Action); err != nil {
 			return fmt.Errorf("action %d: %w", a.Seq, err)
 		}
 	}
 	pr.round = r
 	return nil
+}
+
+// standingActions are a round's stored actions less those taken back and
+// the corrections that took them back. A correction may only take back the
+// last action standing when it was made.
+func standingActions(actions []db.Action) ([]db.Action, error) {
+	var out []db.Action
+	for _, a := range actions {
+		if a.Action.Kind != actionVoid {
+			out = append(out, a)
+			continue
+		}
+		if len(out) == 0 || out[len(out)-1].Seq != a.Voids {
+			return nil, fmt.Errorf("action %d takes back action %d, which was not the last action standing", a.Seq, a.Voids)
+		}
+		out = out[:len(out)-1]
+	}
+	return out, nil
 }
 
 func sameSetup(a, b game.RoundSetup) bool {
@@ -230,6 +258,9 @@ func (st *tableState) playing(number int) (*playedRound, error) {
 	}
 	if pr := st.current(); pr != nil && pr.row.Number == number {
 		return pr, nil
+	}
+	if st.last.row.Number == number && st.last.row.Status == db.RoundVoid {
+		return nil, fmt.Errorf("%w: round %d was reversed; start a new round", ErrNoRound, number)
 	}
 	return nil, fmt.Errorf("%w: round %d is already settled", ErrNoRound, number)
 }

@@ -71,6 +71,8 @@ type writer struct {
 	// history is what the write adds to the table's rounds: their actions
 	// and finished turns, and the round it settles.
 	history db.Append
+	// journal is what a correction read of the journal (target.correct).
+	journal []db.JournalEntry
 }
 
 // target is the table a write is about and how its caller is known: by
@@ -83,6 +85,10 @@ type target struct {
 	// royale: the write needs the table's latest Battleship Royale game
 	// (royaleWrite); the others leave it unread.
 	royale bool
+	// correct, for a correction, names what of the journal it reads
+	// (db.Batch.JournalCorrectable): the entry ledger event entry
+	// recorded, and round's entries.
+	correct *correctRef
 }
 
 // tokenTarget is the table a's token writes to, with the token's hash.
@@ -131,6 +137,9 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if t.royale {
 		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
 	}
+	if t.correct != nil {
+		b.JournalCorrectable(t.tableID, t.correct.entry, t.correct.round, &l.Journal)
+	}
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
@@ -150,7 +159,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		return Reply{}, err
 	}
 	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: db.NewBatch(ctx), head: row.Head,
-		now: time.Now(), rounds: row.Rounds}
+		now: time.Now(), rounds: row.Rounds, journal: l.Journal}
 	v, err := do(w)
 	if err != nil {
 		return Reply{}, err

@@ -126,8 +126,9 @@ type RoundView struct {
 
 // The round statuses a RoundView shows.
 const (
-	statusPlaying = "playing"
-	statusSettled = "settled"
+	statusPlaying  = "playing"
+	statusSettled  = "settled"
+	statusReversed = "reversed" // reversed by the host (corrections.go)
 )
 
 // liveView is a round being played as who may see it. The host sees what

@@ -36,7 +36,7 @@ SELECT * FROM tables WHERE id = @id;
 -- name: TableAppend :exec
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,
--- the round it settles, the table's new chain head (sealed) and round
+-- the round it settles, reopens or reverses, the table's new chain head (sealed) and round
 -- count, and the answer to its Idempotency-Key. The statement fails (and
 -- the transaction with it) when the round it writes to is missing or the
 -- round it settles is not open. Every part names the one table, and each
@@ -44,20 +44,23 @@ SELECT * FROM tables WHERE id = @id;
 -- table row), so that on Citus each part runs on the table's shard as it
 -- is written (an INSERT ... SELECT from a row of the same table).
 WITH actions AS (
-    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event
+    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason)
+    SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event,
+           nullif(a.voids, 0), a.reason
     FROM rounds r,
          (SELECT unnest(@action_seqs::int[]) AS seq, unnest(@action_players::bigint[]) AS player,
                  unnest(@action_kinds::text[]) AS kind, unnest(@action_dice::text[]) AS dice,
                  unnest(@action_rethrows::text[]) AS rethrow, unnest(@action_paths::text[]) AS path,
-                 unnest(@action_events::bigint[]) AS event) a
+                 unnest(@action_events::bigint[]) AS event, unnest(@action_voids::int[]) AS voids,
+                 unnest(@action_reasons::text[]) AS reason) a
     WHERE r.table_id = @table_id AND r.number = @round
     RETURNING 1
 ), turns AS (
-    INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood
+    INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood, action_seq)
+    SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood, u.action_seq
     FROM rounds r,
          (SELECT unnest(@turn_seqs::int[]) AS seq, unnest(@turn_players::bigint[]) AS player,
+                 unnest(@turn_action_seqs::int[]) AS action_seq,
                  unnest(@turn_qualified::boolean[]) AS qualified, unnest(@turn_scores::int[]) AS score,
                  unnest(@turn_cargo::text[]) AS cargo, unnest(@turn_automatic::boolean[]) AS automatic,
                  unnest(@turn_stood::boolean[]) AS stood) u
@@ -67,6 +70,14 @@ WITH actions AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
     WHERE s.table_id = @table_id AND s.number = @settles::int AND s.status = 'open'
     RETURNING s.id
+), reopened AS (
+    UPDATE rounds AS o SET status = 'open', settled_at = NULL
+    WHERE o.table_id = @table_id AND o.number = @reopens::int AND o.status = 'settled'
+    RETURNING o.id
+), voided AS (
+    UPDATE rounds AS v SET status = 'void', settled_at = now()
+    WHERE v.table_id = @table_id AND v.number = @voids::int AND v.status IN ('open', 'settled')
+    RETURNING v.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
     SELECT t.id, e.seq, e.kind, e.payload::jsonb, @created_at, e.prev_hash, e.hash, e.seal
@@ -87,7 +98,9 @@ WITH actions AS (
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action_seqs::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality(@turn_seqs::int[]), 0), 'turns of the round'),
-       tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle');
+       tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
+       tally_expect((SELECT count(*) FROM reopened), CASE WHEN @reopens::int > 0 THEN 1 ELSE 0 END, 'a settled round to reopen'),
+       tally_expect((SELECT count(*) FROM voided), CASE WHEN @voids::int > 0 THEN 1 ELSE 0 END, 'a round to reverse');
 
 -- name: TableNotify :exec
 -- TableNotify announces a change to the tally processes listening (every

@@ -2,11 +2,12 @@
 // history fails a check), the night receipt, and every round with every
 // roll and its result.
 
-import { h } from './dom.js';
+import { h, add } from './dom.js';
 import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { resultCard, turnsCard } from './result.js';
 import { gameHistory } from './royale.js';
+import { correctionsCard, correctionEvents, reversedCard } from './corrections.js';
 
 /** historyTab shows the audit, the receipt and the rounds, newest first. */
 export function historyTab(el, s) {
@@ -15,22 +16,23 @@ export function historyTab(el, s) {
     return;
   }
   const data = s.load('history', async () => {
-    const [rounds, audit] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'), lastAudit(s)]);
+    const [rounds, audit, fixes] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'),
+      lastAudit(s), correctionEvents(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
-    return { rounds: plain(rounds), audit: plain(audit) };
+    return { rounds: plain(rounds), audit: plain(audit), fixes: plain(fixes) };
   });
   if (!data) {
     el.append(h('p.card.muted', 'Loading the history…'));
     return;
   }
-  el.append(...auditCards(data.audit), receiptCard(s));
+  add(el, ...auditCards(data.audit), receiptCard(s), correctionsCard(s, data.fixes.value));
   if (data.rounds.error) {
     el.append(h('p.card.error', data.rounds.error));
     return;
   }
   if (!data.rounds.value.length) el.append(h('p.card', 'No rounds yet: they show here as soon as the first one starts.'));
   for (const r of [...data.rounds.value].reverse()) {
-    el.append(r.result ? resultCard(s, r) : h('section.card', h('h2', `Round ${r.number}`), h('p', 'In play.')),
-      turnsCard(s, r, ''));
+    el.append(r.status === 'reversed' ? reversedCard(s, r) : r.result ? resultCard(s, r)
+      : h('section.card', h('h2', `Round ${r.number}`), h('p', 'In play.')), turnsCard(s, r, ''));
   }
 }

@@ -2,9 +2,10 @@
 // paid" button for each payment (the host, or the player being paid), the
 // host's buy-ins and cash-outs, and closing the table at the end of the night.
 
-import { h } from './dom.js';
+import { h, add } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
+import { moneyFixes } from './corrections.js';
 
 /** moneyTab shows balances and who owes whom, drawn from what was last fetched. */
 export function moneyTab(el, s) {
@@ -21,7 +22,7 @@ export function moneyTab(el, s) {
     el.append(balancesCard(data.balances.value, cur, closed));
   }
   el.append(settleCard(s, data.plan, cur));
-  if (s.role === 'host') el.append(cashCard(s));
+  if (s.role === 'host') add(el, cashCard(s), moneyFixes(s, data.ledger && data.ledger.value));
   el.append(h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) },
     'Download the ledger (CSV)')));
   if (s.role === 'host' && !closed) el.append(closeCard(s));
@@ -30,9 +31,10 @@ export function moneyTab(el, s) {
 // loadMoney reads the balances and the settle-up plan as plain data, so that
 // two answers can be compared and a refusal shown in words.
 async function loadMoney(s) {
-  const [bal, plan] = await Promise.allSettled([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token)]);
+  const [bal, plan, ledger] = await Promise.allSettled([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token),
+    s.role === 'host' ? api.getAll(s.path('/ledger?limit=500'), s.token, 'transactions') : Promise.resolve(null)]);
   const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message, type: r.reason.type || '' });
-  return { balances: plain(bal), plan: plain(plan) };
+  return { balances: plain(bal), plan: plain(plan), ledger: plain(ledger) };
 }
 
 // balancesCard lists what the table owes each player (plus) or each player

@@ -2,12 +2,13 @@
 // entry pad, the engine's verdict, stand / re-roll / claim / lift cups, the
 // advisor, and every turn of the round so far.
 
-import { h } from './dom.js';
+import { h, add } from './dom.js';
 import * as api from './api.js';
 import { dice, pad } from './dice.js';
 import { turnsCard, resultCard, gameCard } from './result.js';
 import { advisor } from './advisor.js';
 import { startCard } from './start.js';
+import { roundFixes, reversedCard } from './corrections.js';
 
 /** playTab renders the round in play, or the last result and a start button. */
 export function playTab(el, s) {
@@ -23,14 +24,14 @@ export function playTab(el, s) {
     return;
   }
   if (t.game && t.game.totals) el.append(gameCard(s, t));
-  if (!r || r.status === 'settled') {
-    if (r) el.append(resultCard(s, r));
+  if (!r || r.status !== 'playing') {
+    if (r) add(el, r.status === 'reversed' ? reversedCard(s, r) : resultCard(s, r));
     if (!(t.game && t.game.over) && s.role !== 'audit') el.append(startCard(s));
     if (s.role === 'host') el.append(endNight(s));
-    if (r) el.append(turnsCard(s, r, `Round ${r.number}: every throw`));
+    if (r) add(el, turnsCard(s, r, `Round ${r.number}: every throw`), roundFixes(s, r));
     return;
   }
-  el.append(turnCard(s, r), turnsCard(s, r));
+  add(el, turnCard(s, r), turnsCard(s, r), roundFixes(s, r));
 }
 
 // endNight takes the host to the Money tab's close confirmation: closing

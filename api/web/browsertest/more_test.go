@@ -16,7 +16,25 @@ import (
 // made is a table made through the API.
 type made struct {
 	JoinCode, HostToken string
-	Table               struct{ ID int64 }
+	Table               struct {
+		ID      int64
+		Players []struct {
+			ID   int64
+			Name string
+		}
+	}
+}
+
+// id is the id of the table's player of that name.
+func (m made) id(t *testing.T, name string) int64 {
+	t.Helper()
+	for _, p := range m.Table.Players {
+		if p.Name == name {
+			return p.ID
+		}
+	}
+	t.Fatalf("no player %q at table %d", name, m.Table.ID)
+	return 0
 }
 
 // makeTable creates a table through the API and returns its join code.

@@ -91,6 +91,64 @@ func (q *Queries) JournalListByTable(ctx context.Context, db DBTX, tableID int64
 	return items, nil
 }
 
+const journalListCorrectable = `-- name: JournalListCorrectable :many
+SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.created_at, j.event_seq
+FROM journal_transactions j
+LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
+WHERE j.table_id = $1
+  AND (j.kind = 'reversal' OR j.event_seq = $2 OR r.number = $3::int)
+ORDER BY j.id
+`
+
+type JournalListCorrectableParams struct {
+	TableID  int64
+	EventSeq *int64
+	Round    int32
+}
+
+type JournalListCorrectableRow struct {
+	ID        int64
+	Kind      string
+	RoundID   *int64
+	Round     *int32
+	Memo      string
+	Metadata  json.RawMessage
+	CreatedAt time.Time
+	EventSeq  *int64
+}
+
+// JournalListCorrectable is what a correction reads of the journal: the
+// transaction that ledger event @event_seq recorded, round @round's
+// transactions, and every reversal (which say what is reversed already).
+func (q *Queries) JournalListCorrectable(ctx context.Context, db DBTX, arg JournalListCorrectableParams) ([]JournalListCorrectableRow, error) {
+	rows, err := db.Query(ctx, journalListCorrectable, arg.TableID, arg.EventSeq, arg.Round)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []JournalListCorrectableRow
+	for rows.Next() {
+		var i JournalListCorrectableRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Kind,
+			&i.RoundID,
+			&i.Round,
+			&i.Memo,
+			&i.Metadata,
+			&i.CreatedAt,
+			&i.EventSeq,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const journalPageByTable = `-- name: JournalPageByTable :many
 SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.created_at, j.event_seq
 FROM journal_transactions j

@@ -117,6 +117,8 @@ type RoundAction struct {
 	Rethrow   []int32
 	Path      string
 	EventSeq  *int64
+	Voids     *int32
+	Reason    string
 }
 
 type RoyaleAction struct {
@@ -169,4 +171,5 @@ type Turn struct {
 	Cargo     []int32
 	Automatic bool
 	Stood     bool
+	ActionSeq int32
 }

@@ -106,3 +106,59 @@ func (q *Queries) PostingListByTable(ctx context.Context, db DBTX, tableID int64
 	}
 	return items, nil
 }
+
+const postingListCorrectable = `-- name: PostingListCorrectable :many
+SELECT p.id, p.transaction_id, p.account_id, a.kind, a.player_id, p.amount
+FROM postings p
+JOIN accounts a ON a.table_id = p.table_id AND a.id = p.account_id
+WHERE p.table_id = $1
+  AND p.transaction_id IN (SELECT j.id FROM journal_transactions j
+                           LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
+                           WHERE j.table_id = $1
+                             AND (j.kind = 'reversal' OR j.event_seq = $2 OR r.number = $3::int))
+ORDER BY p.id
+`
+
+type PostingListCorrectableParams struct {
+	TableID  int64
+	EventSeq *int64
+	Round    int32
+}
+
+type PostingListCorrectableRow struct {
+	ID            int64
+	TransactionID int64
+	AccountID     int64
+	Kind          string
+	PlayerID      *int64
+	Amount        int64
+}
+
+// PostingListCorrectable is the postings of the journal transactions
+// JournalListCorrectable reads with the same arguments.
+func (q *Queries) PostingListCorrectable(ctx context.Context, db DBTX, arg PostingListCorrectableParams) ([]PostingListCorrectableRow, error) {
+	rows, err := db.Query(ctx, postingListCorrectable, arg.TableID, arg.EventSeq, arg.Round)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []PostingListCorrectableRow
+	for rows.Next() {
+		var i PostingListCorrectableRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TransactionID,
+			&i.AccountID,
+			&i.Kind,
+			&i.PlayerID,
+			&i.Amount,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -11,7 +11,7 @@ import (
 )
 
 const actionListByRound = `-- name: ActionListByRound :many
-SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
+SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
 WHERE a.table_id = $1
   AND a.round_id = (SELECT r.id FROM rounds r WHERE r.table_id = $1 AND r.number = $2)
 ORDER BY a.seq
@@ -42,6 +42,8 @@ func (q *Queries) ActionListByRound(ctx context.Context, db DBTX, arg ActionList
 			&i.Rethrow,
 			&i.Path,
 			&i.EventSeq,
+			&i.Voids,
+			&i.Reason,
 		); err != nil {
 			return nil, err
 		}
@@ -54,7 +56,7 @@ func (q *Queries) ActionListByRound(ctx context.Context, db DBTX, arg ActionList
 }
 
 const actionListByRoundPage = `-- name: ActionListByRoundPage :many
-SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
+SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
 JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
 WHERE a.table_id = $1
   AND a.round_id IN (SELECT p.id FROM rounds p WHERE p.table_id = $1 AND p.number > $2 ORDER BY p.number LIMIT $3)
@@ -79,6 +81,8 @@ type ActionListByRoundPageRow struct {
 	Rethrow   []int32
 	Path      string
 	EventSeq  *int64
+	Voids     *int32
+	Reason    string
 }
 
 // ActionListByRoundPage is the actions of the rounds RoundPage reads with
@@ -104,6 +108,8 @@ func (q *Queries) ActionListByRoundPage(ctx context.Context, db DBTX, arg Action
 			&i.Rethrow,
 			&i.Path,
 			&i.EventSeq,
+			&i.Voids,
+			&i.Reason,
 		); err != nil {
 			return nil, err
 		}
@@ -116,7 +122,7 @@ func (q *Queries) ActionListByRoundPage(ctx context.Context, db DBTX, arg Action
 }
 
 const actionListByTable = `-- name: ActionListByTable :many
-SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
+SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
 JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
 WHERE a.table_id = $1
 ORDER BY r.number, a.seq
@@ -134,6 +140,8 @@ type ActionListByTableRow struct {
 	Rethrow   []int32
 	Path      string
 	EventSeq  *int64
+	Voids     *int32
+	Reason    string
 }
 
 func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64) ([]ActionListByTableRow, error) {
@@ -157,6 +165,8 @@ func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64)
 			&i.Rethrow,
 			&i.Path,
 			&i.EventSeq,
+			&i.Voids,
+			&i.Reason,
 		); err != nil {
 			return nil, err
 		}
@@ -169,7 +179,7 @@ func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64)
 }
 
 const actionListLatest = `-- name: ActionListLatest :many
-SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq FROM round_actions a
+SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
 WHERE a.table_id = $1
   AND a.round_id = (SELECT r.id FROM rounds r WHERE r.table_id = $1 ORDER BY r.number DESC LIMIT 1)
 ORDER BY a.seq
@@ -196,6 +206,8 @@ func (q *Queries) ActionListLatest(ctx context.Context, db DBTX, tableID int64) 
 			&i.Rethrow,
 			&i.Path,
 			&i.EventSeq,
+			&i.Voids,
+			&i.Reason,
 		); err != nil {
 			return nil, err
 		}

@@ -24,65 +24,83 @@ func (q *Queries) TableAccountsInsert(ctx context.Context, db DBTX, tableID int6
 
 const tableAppend = `-- name: TableAppend :exec
 WITH actions AS (
-    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq)
-    SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event
+    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason)
+    SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event,
+           nullif(a.voids, 0), a.reason
     FROM rounds r,
-         (SELECT unnest($1::int[]) AS seq, unnest($4::bigint[]) AS player,
-                 unnest($5::text[]) AS kind, unnest($6::text[]) AS dice,
-                 unnest($7::text[]) AS rethrow, unnest($8::text[]) AS path,
-                 unnest($9::bigint[]) AS event) a
-    WHERE r.table_id = $10 AND r.number = $11
+         (SELECT unnest($1::int[]) AS seq, unnest($6::bigint[]) AS player,
+                 unnest($7::text[]) AS kind, unnest($8::text[]) AS dice,
+                 unnest($9::text[]) AS rethrow, unnest($10::text[]) AS path,
+                 unnest($11::bigint[]) AS event, unnest($12::int[]) AS voids,
+                 unnest($13::text[]) AS reason) a
+    WHERE r.table_id = $14 AND r.number = $15
     RETURNING 1
 ), turns AS (
-    INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood)
-    SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood
+    INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood, action_seq)
+    SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood, u.action_seq
     FROM rounds r,
-         (SELECT unnest($2::int[]) AS seq, unnest($12::bigint[]) AS player,
-                 unnest($13::boolean[]) AS qualified, unnest($14::int[]) AS score,
-                 unnest($15::text[]) AS cargo, unnest($16::boolean[]) AS automatic,
-                 unnest($17::boolean[]) AS stood) u
-    WHERE r.table_id = $10 AND r.number = $11
+         (SELECT unnest($2::int[]) AS seq, unnest($16::bigint[]) AS player,
+                 unnest($17::int[]) AS action_seq,
+                 unnest($18::boolean[]) AS qualified, unnest($19::int[]) AS score,
+                 unnest($20::text[]) AS cargo, unnest($21::boolean[]) AS automatic,
+                 unnest($22::boolean[]) AS stood) u
+    WHERE r.table_id = $14 AND r.number = $15
     RETURNING 1
 ), settled AS (
     UPDATE rounds AS s SET status = 'settled', settled_at = now()
-    WHERE s.table_id = $10 AND s.number = $3::int AND s.status = 'open'
+    WHERE s.table_id = $14 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
+), reopened AS (
+    UPDATE rounds AS o SET status = 'open', settled_at = NULL
+    WHERE o.table_id = $14 AND o.number = $4::int AND o.status = 'settled'
+    RETURNING o.id
+), voided AS (
+    UPDATE rounds AS v SET status = 'void', settled_at = now()
+    WHERE v.table_id = $14 AND v.number = $5::int AND v.status IN ('open', 'settled')
+    RETURNING v.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $18, e.prev_hash, e.hash, e.seal
+    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $23, e.prev_hash, e.hash, e.seal
     FROM tables t,
-         (SELECT unnest($19::bigint[]) AS seq, unnest($20::text[]) AS kind,
-                 unnest($21::text[]) AS payload, unnest($22::bytea[]) AS prev_hash,
-                 unnest($23::bytea[]) AS hash, unnest($24::bytea[]) AS seal) e
-    WHERE t.id = $10
+         (SELECT unnest($24::bigint[]) AS seq, unnest($25::text[]) AS kind,
+                 unnest($26::text[]) AS payload, unnest($27::bytea[]) AS prev_hash,
+                 unnest($28::bytea[]) AS hash, unnest($29::bytea[]) AS seal) e
+    WHERE t.id = $14
 ), head AS (
-    UPDATE tables AS t SET event_seq = $25::bigint, event_hash = $26::bytea, head_seal = $27::bytea,
-        rounds = $28::int
-    WHERE t.id = $10
+    UPDATE tables AS t SET event_seq = $30::bigint, event_hash = $31::bytea, head_seal = $32::bytea,
+        rounds = $33::int
+    WHERE t.id = $14
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT t.id, $29::text, $30::text, $31::bytea, $32::int,
-           $33::bytea, $34::text
-    FROM tables t WHERE t.id = $10 AND $30::text <> ''
+    SELECT t.id, $34::text, $35::text, $36::bytea, $37::int,
+           $38::bytea, $39::text
+    FROM tables t WHERE t.id = $14 AND $35::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
-       tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle')
+       tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
+       tally_expect((SELECT count(*) FROM reopened), CASE WHEN $4::int > 0 THEN 1 ELSE 0 END, 'a settled round to reopen'),
+       tally_expect((SELECT count(*) FROM voided), CASE WHEN $5::int > 0 THEN 1 ELSE 0 END, 'a round to reverse')
 `
 
 type TableAppendParams struct {
 	ActionSeqs          []int32
 	TurnSeqs            []int32
 	Settles             int32
+	Reopens             int32
+	Voids               int32
 	ActionPlayers       []int64
 	ActionKinds         []string
 	ActionDice          []string
 	ActionRethrows      []string
 	ActionPaths         []string
 	ActionEvents        []int64
+	ActionVoids         []int32
+	ActionReasons       []string
 	TableID             int64
 	Round               int32
 	TurnPlayers         []int64
+	TurnActionSeqs      []int32
 	TurnQualified       []bool
 	TurnScores          []int32
 	TurnCargo           []string
@@ -109,7 +127,7 @@ type TableAppendParams struct {
 
 // TableAppend writes, in one statement, what a write adds to a table's
 // history: its rounds' new actions and finished turns, its audit events,
-// the round it settles, the table's new chain head (sealed) and round
+// the round it settles, reopens or reverses, the table's new chain head (sealed) and round
 // count, and the answer to its Idempotency-Key. The statement fails (and
 // the transaction with it) when the round it writes to is missing or the
 // round it settles is not open. Every part names the one table, and each
@@ -121,15 +139,20 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.ActionSeqs,
 		arg.TurnSeqs,
 		arg.Settles,
+		arg.Reopens,
+		arg.Voids,
 		arg.ActionPlayers,
 		arg.ActionKinds,
 		arg.ActionDice,
 		arg.ActionRethrows,
 		arg.ActionPaths,
 		arg.ActionEvents,
+		arg.ActionVoids,
+		arg.ActionReasons,
 		arg.TableID,
 		arg.Round,
 		arg.TurnPlayers,
+		arg.TurnActionSeqs,
 		arg.TurnQualified,
 		arg.TurnScores,
 		arg.TurnCargo,

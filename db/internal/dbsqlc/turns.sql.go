@@ -10,7 +10,7 @@ import (
 )
 
 const turnListByTable = `-- name: TurnListByTable :many
-SELECT r.number AS round, t.round_id, t.player_id, t.seq, t.table_id, t.qualified, t.score, t.cargo, t.automatic, t.stood FROM turns t
+SELECT r.number AS round, t.round_id, t.player_id, t.seq, t.table_id, t.qualified, t.score, t.cargo, t.automatic, t.stood, t.action_seq FROM turns t
 JOIN rounds r ON r.table_id = t.table_id AND r.id = t.round_id
 WHERE t.table_id = $1
 ORDER BY r.number, t.seq
@@ -27,6 +27,7 @@ type TurnListByTableRow struct {
 	Cargo     []int32
 	Automatic bool
 	Stood     bool
+	ActionSeq int32
 }
 
 func (q *Queries) TurnListByTable(ctx context.Context, db DBTX, tableID int64) ([]TurnListByTableRow, error) {
@@ -49,6 +50,7 @@ func (q *Queries) TurnListByTable(ctx context.Context, db DBTX, tableID int64) (
 			&i.Cargo,
 			&i.Automatic,
 			&i.Stood,
+			&i.ActionSeq,
 		); err != nil {
 			return nil, err
 		}

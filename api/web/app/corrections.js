@@ -1,0 +1,138 @@
+// corrections.js is how the host puts a mistake right: take back the last
+// entry of the round, reverse the latest round, reverse a buy-in, cash-out
+// or payment. Nothing is deleted: each correction is an event of the
+// table's history, with the reason given, and every phone updates. Each
+// asks first, in plain words, what it will do.
+
+import { h, add } from './dom.js';
+import * as api from './api.js';
+
+/**
+ * confirmButton is a button that, tapped, asks `question` (with an
+ * optional reason) before sending POST `path`; `done` gets the answer.
+ * `id` names the question in s.ui, so a redraw keeps it open.
+ */
+export function confirmButton(s, { id, label, question, detail, yes, path, done, testid }) {
+  const ui = s.ui.correct || (s.ui.correct = {});
+  const st = ui[id];
+  if (!st) {
+    return h('button.ghost', { type: 'button', 'data-testid': testid,
+      onclick: () => { ui[id] = { reason: '' }; s.render(true); } }, label);
+  }
+  const reason = h('input', { type: 'text', maxlength: 500, placeholder: 'Why? (optional, shown in History)',
+    'data-testid': `${testid}-reason`, value: st.reason, disabled: st.busy,
+    oninput: (ev) => { st.reason = ev.target.value; } });
+  const box = h('div.confirm', { 'data-testid': `${testid}-confirm`, role: 'group' },
+    h('p.big', question), detail && h('p', detail), h('label', reason));
+  add(box, st.error && h('p.error', { role: 'alert' }, st.error),
+    h('div.actions',
+      h('button.danger', { type: 'button', 'data-testid': `${testid}-yes`, disabled: st.busy,
+        onclick: () => send(s, ui, id, path, done) }, st.busy ? 'Saving…' : yes),
+      h('button', { type: 'button', disabled: st.busy, onclick: () => { delete ui[id]; s.render(true); } }, 'Cancel')));
+  return box;
+}
+
+// send posts the correction once: a retry keeps its Idempotency-Key, so a
+// lost answer never corrects twice.
+async function send(s, ui, id, path, done) {
+  const st = ui[id];
+  const body = st.reason.trim() ? { reason: st.reason.trim() } : undefined;
+  if (!st.request || JSON.stringify(st.request.body) !== JSON.stringify(body)) st.request = api.write(path, body, s.token);
+  st.busy = true;
+  st.error = '';
+  s.render(true);
+  try {
+    const out = await api.send(st.request);
+    delete ui[id];
+    await done(out);
+  } catch (err) {
+    st.busy = false;
+    st.error = 'Not corrected: ' + err.message;
+    if (err instanceof api.Problem) st.request = null;
+  }
+  s.render(true);
+}
+
+/** roundFixes are the host's corrections of the latest round r. */
+export function roundFixes(s, r) {
+  if (s.role !== 'host' || !r || r.status === 'reversed' || s.table.status === 'closed') return null;
+  const n = r.number;
+  const played = r.turns.some((t) => t.outcome.rolls.length > 0);
+  const show = async (round) => { s.setRound(round); await s.reload('money'); };
+  return h('section.card.fixes', { 'data-testid': 'fixes' }, h('h2', 'Made a mistake?'),
+    played && confirmButton(s, { id: `take-back-${n}`, testid: 'take-back', label: 'Take back the last entry…',
+      question: 'Take back the last entry of this round?',
+      detail: r.status === 'settled'
+        ? 'The round opens again and its payout goes back into the pot, so the last throw or stand can be entered again.'
+        : 'The last throw or stand is taken back, and can be entered again.',
+      yes: 'Yes, take it back', path: s.path(`/rounds/${n}/take-back`), done: show }),
+    confirmButton(s, { id: `reverse-${n}`, testid: 'reverse-round', label: `Reverse round ${n}…`,
+      question: `Reverse round ${n}?`,
+      detail: 'Its antes and payout go back to everyone, as if it had not been played. The next round you start plays it again.',
+      yes: 'Yes, reverse it', path: s.path(`/rounds/${n}/reverse`), done: show }));
+}
+
+/** reversedCard says a round was reversed. */
+export function reversedCard(s, r) {
+  return h('section.card.result', { 'data-testid': 'reversed' }, h('h2', `Round ${r.number}`),
+    h('p.big', 'Reversed by the host.'), h('p', 'Its antes and payout went back: the money is as it was before it.'));
+}
+
+const movements = { deposit: 'Buy-in', withdrawal: 'Cash-out', settlement: 'Payment' };
+
+/** moneyFixes lets the host reverse a buy-in, cash-out or payment. */
+export function moneyFixes(s, ledger) {
+  if (s.role !== 'host' || !ledger) return null;
+  const reversed = new Set(ledger.filter((e) => e.kind === 'reversal').map((e) => e.metadata && e.metadata.reverses));
+  const rows = ledger.filter((e) => movements[e.kind] && !reversed.has(e.eventSeq) &&
+    (e.kind !== 'deposit' || s.table.status !== 'closed')).slice(-8).reverse();
+  if (!rows.length) return null;
+  const cur = s.table.currency;
+  return h('section.card.fixes', { 'data-testid': 'money-fixes' }, h('h2', 'Recorded by mistake?'),
+    rows.map((e) => {
+      const what = describe(s, e, cur);
+      return h('div.owes', h('p', what), confirmButton(s, { id: `entry-${e.eventSeq}`, testid: `reverse-entry-${e.eventSeq}`,
+        label: 'Reverse…', question: `Reverse this ${movements[e.kind].toLowerCase()}?`, detail: `${what} The same amount moves back.`,
+        yes: 'Yes, reverse it', path: s.path(`/ledger/${e.eventSeq}/reverse`),
+        done: async () => { await s.reload('money'); s.refresh(); } }));
+    }));
+}
+
+// describe says in words what a buy-in, cash-out or payment moved.
+function describe(s, e, cur) {
+  const plus = e.postings.find((p) => p.amount > 0) || {};
+  const minus = e.postings.find((p) => p.amount < 0) || {};
+  const who = (p) => (p.account === 'player' ? s.name(p.playerId) : 'the bank');
+  if (e.kind === 'deposit') return `${who(plus)} bought in for ${plus.amount} ${cur}.`;
+  if (e.kind === 'withdrawal') return `${who(minus)} cashed out ${-minus.amount} ${cur}.`;
+  return `${who(plus)} paid ${who(minus)} ${plus.amount} ${cur}.`;
+}
+
+/** correctionsCard lists the night's corrections with their reasons, for History. */
+export function correctionsCard(s, events) {
+  const lines = (events || []).map((e) => correctionLine(s, e)).filter(Boolean);
+  if (!lines.length) return null;
+  return h('section.card', { 'data-testid': 'corrections' }, h('h2', 'Corrections'),
+    h('ul.plain', lines.reverse().map((l) => h('li', l))));
+}
+
+function correctionLine(s, e) {
+  const p = e.payload || {};
+  const when = new Date(e.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const why = (r) => (r ? ` Reason: “${r}”.` : ' No reason given.');
+  if (e.kind === 'round.voided') {
+    return `${when}: the host took back ${s.name(p.player)}’s last entry in round ${p.round}` +
+      `${p.reopened ? ', which opened the round again' : ''}.${why(p.reason)}`;
+  }
+  if (e.kind === 'round.reversed') return `${when}: the host reversed round ${p.round}.${why(p.reason)}`;
+  if (e.kind === 'ledger.reversal' && p.metadata && p.metadata.kind in movements) {
+    return `${when}: the host reversed a ${movements[p.metadata.kind].toLowerCase()} (event ${p.metadata.reverses}).${why(p.metadata.reason)}`;
+  }
+  return null;
+}
+
+/** correctionEvents reads the table's corrections from its log. */
+export async function correctionEvents(s) {
+  const events = await api.getAll(s.path('/events?limit=500'), s.token, 'events');
+  return events.filter((e) => e.kind === 'round.voided' || e.kind === 'round.reversed' || e.kind === 'ledger.reversal');
+}
