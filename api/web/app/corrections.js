@@ -126,9 +126,22 @@ function correctionLine(s, e) {
   }
   if (e.kind === 'round.reversed') return `${when}: the host reversed round ${p.round}.${why(p.reason)}`;
   if (e.kind === 'ledger.reversal' && p.metadata && p.metadata.kind in movements) {
-    return `${when}: the host reversed a ${movements[p.metadata.kind].toLowerCase()} (event ${p.metadata.reverses}).${why(p.metadata.reason)}`;
+    return `${when}: the host reversed ${undone(s, p)}.${why(p.metadata.reason)}`;
   }
   return null;
+}
+
+// undone says what a reversal event moved back, from its postings (the
+// reversed movement's, negated): "Cy’s buy-in of 500 chips".
+function undone(s, p) {
+  const cur = s.table.currency;
+  const party = (x) => (x && x.account.startsWith('player:') ? s.name(Number(x.account.slice(7))) : 'the bank');
+  const up = (p.postings || []).find((x) => x.amount > 0);
+  const down = (p.postings || []).find((x) => x.amount < 0);
+  const amount = up ? up.amount : 0;
+  if (p.metadata.kind === 'deposit') return `${party(down)}’s buy-in of ${amount} ${cur}`;
+  if (p.metadata.kind === 'withdrawal') return `${party(up)}’s cash-out of ${amount} ${cur}`;
+  return `the payment of ${amount} ${cur} from ${party(down)} to ${party(up)}`;
 }
 
 /** correctionEvents reads the table's corrections from its log. */

@@ -96,7 +96,7 @@ func TestHostCorrectsMistakes(t *testing.T) {
 	annPhone.tap(`[data-testid=go-history]`)
 	annPhone.waitText(`[data-testid=corrections]`, "the host reversed round 2. Reason: “wrong cup”.")
 	annPhone.waitText(`[data-testid=corrections]`, "the host took back Bob’s last entry in round 3. Reason: “typed 1 1, the dice show 6 6”.")
-	annPhone.waitText(`[data-testid=corrections]`, "the host reversed a buy-in")
+	annPhone.waitText(`[data-testid=corrections]`, "the host reversed Cy’s buy-in of 500 chips. No reason given.")
 	annPhone.waitText(`[data-testid=audit]`, "Audit: all checks pass")
 	annPhone.shot("history-corrections")
 }
