@@ -378,3 +378,28 @@ func TestATakenBackSealedThrowLeaksToNoOtherToken(t *testing.T) {
 		s.auditOK()
 	})
 }
+
+// TestReopeningATiedRound: a round that tied (the pot carried, a
+// settlement that moved nothing) is opened again by taking back its last
+// stand, and settles with a winner; the audit counts the settlement it
+// ended with.
+func TestReopeningATiedRound(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"preset": "bar", "options": map[string]any{"ante": 2, "closedRolls": false},
+		"players": []string{"Ann", "Bob", "Cy"}})
+	cy := s.id("Cy")
+	s.start(nil)
+	s.turn(1, "Ann", []int{6, 5, 4, 3, 3})
+	s.turn(1, "Bob", []int{6, 5, 4, 3, 3})
+	rd := s.turn(1, "Cy", []int{6, 5, 4, 1, 2})
+	expectResult(t, rd, "tie", nil, 6, 6)
+	s.auditOK()
+	s.correct("/rounds/1/take-back", "Cy throws again", &rd)
+	s.act(s.tb.Host, 1, as(cy, roll(5, 5)))
+	rd = s.act(s.tb.Host, 1, map[string]any{"player": cy, "kind": "stand"})
+	expectResult(t, rd, "win", []int64{cy}, 6, 0)
+	s.expectMoney(0, map[string]int64{"Ann": -2, "Bob": -2, "Cy": 4})
+	if rep := s.audit("full=true"); !rep.OK {
+		t.Fatalf("audit: %+v", rep)
+	}
+}
