@@ -229,7 +229,7 @@ func TestReversingABuyInOrPayment(t *testing.T) {
 	s.refused(req{method: http.MethodPost, path: s.tb.path("/ledger/%d/reverse", pay), token: dee}, http.StatusForbidden,
 		"/problems/forbidden", "host")
 	s.refused(req{method: http.MethodPost, path: s.tb.path("/ledger/%d/reverse", pay), token: s.tb.Host,
-		body: map[string]any{"reason": strings.Repeat("x", 501)}, invalid: true}, http.StatusUnprocessableEntity, "/problems/invalid-request", "at most 500")
+		body: map[string]any{"reason": strings.Repeat("x", 501)}, invalid: true}, http.StatusUnprocessableEntity, "/problems/invalid-request", "the limit is 500")
 	s.refused(req{method: http.MethodPost, path: s.tb.path("/ledger/%d/reverse", pay), token: s.tb.Host,
 		body: map[string]any{"why": "typo"}, invalid: true}, http.StatusBadRequest, "/problems/malformed-request", "why")
 	s.unchanged(before, "refused reversals")

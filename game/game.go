@@ -131,6 +131,10 @@ func (g *Game) Pot() int64 {
 // Over reports whether a game of rounds has been won.
 func (g *Game) Over() bool { return g.over }
 
+// Begun reports whether a round of the game has been recorded (or a
+// playoff is owed): from then on a game of rounds keeps its players.
+func (g *Game) Begun() bool { return g.rounds > 0 || len(g.playoff) > 0 }
+
 func cloneSetup(s RoundSetup) RoundSetup {
 	s.Players = slices.Clone(s.Players)
 	return s

@@ -89,6 +89,10 @@ func matchEvent(e chain.Event, j db.JournalEntry) error {
 	if ev.Round != j.Round && (j.RoundID == nil || int64(ev.Round) != *j.RoundID) {
 		return fmt.Errorf("the event is of round %d, the transaction of round %d", ev.Round, j.Round)
 	}
+	if Kind(j.Kind) == KindReversal && !sameJSON(ev.Metadata, j.Metadata) {
+		// What a reversal undoes is in its metadata: the event says it too.
+		return fmt.Errorf("the event's metadata is %v, the transaction's %s", ev.Metadata, j.Metadata)
+	}
 	want := map[string]int64{}
 	for _, p := range ev.Postings {
 		want[p.Account] += p.Amount
@@ -113,6 +117,17 @@ func matchEvent(e chain.Event, j db.JournalEntry) error {
 		}
 	}
 	return nil
+}
+
+// sameJSON reports whether a decoded JSON value and raw JSON say the same.
+func sameJSON(v any, raw []byte) bool {
+	var w any
+	if json.Unmarshal(raw, &w) != nil {
+		return false
+	}
+	a, errA := json.Marshal(v)
+	b, errB := json.Marshal(w)
+	return errA == nil && errB == nil && string(a) == string(b)
 }
 
 // accountName names an account in a problem.

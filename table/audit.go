@@ -656,7 +656,7 @@ func checkTurns(pr *playedRound, turns []db.Turn) error {
 	if err != nil {
 		return err
 	}
-	stands := map[int]bool{0: true} // turns recorded before migration 7 name no action
+	stands := map[int]bool{}
 	for _, a := range standing {
 		stands[a.Seq] = true
 	}
@@ -667,6 +667,17 @@ func checkTurns(pr *playedRound, turns []db.Turn) error {
 		}
 	}
 	players := pr.round.State().Players
+	// A turn recorded before migration 7 names no action: it stands while
+	// its turn is over and was not recorded again since.
+	again := map[int]bool{}
+	for _, t := range turns {
+		if t.ActionSeq > 0 {
+			again[t.Seq] = true
+		}
+	}
+	if len(voided) > 0 {
+		voided[0] = true
+	}
 	done, live := 0, 0
 	for _, ps := range players {
 		if ps.Status == game.StatusDone {
@@ -674,7 +685,11 @@ func checkTurns(pr *playedRound, turns []db.Turn) error {
 		}
 	}
 	for _, t := range turns {
-		if !stands[t.ActionSeq] {
+		standsNow := stands[t.ActionSeq]
+		if t.ActionSeq == 0 {
+			standsNow = !again[t.Seq] && t.Seq >= 1 && t.Seq <= len(players) && players[t.Seq-1].Status == game.StatusDone
+		}
+		if !standsNow {
 			if !voided[t.ActionSeq] {
 				return fmt.Errorf("turn %d is recorded as ended by action %d, which the round does not have", t.Seq, t.ActionSeq)
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
@@ -30,13 +29,13 @@ type CorrectionInput struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// reason is the input's reason, trimmed, or an error naming what is wrong.
+// reason is the input's reason, trimmed, or an error naming what is wrong
+// (too long, or holding what no phone could show: control characters).
 func (in CorrectionInput) reason() (string, error) {
-	r := strings.TrimSpace(in.Reason)
-	if n := utf8.RuneCountInString(r); n > maxReason {
-		return "", fmt.Errorf("%w: a reason is at most %d characters, not %d", ErrInvalid, maxReason, n)
+	if strings.TrimSpace(in.Reason) == "" {
+		return "", nil
 	}
-	return r, nil
+	return cleanText(in.Reason, "a reason", maxReason)
 }
 
 // correctRef is what a correction reads of the journal besides the table.
@@ -97,6 +96,9 @@ func (w *writer) takeBack(number int, reason string) (RoundView, error) {
 	stored := db.Action{Round: number, Seq: seq, Action: game.Action{Player: last.Action.Player, Kind: actionVoid},
 		EventSeq: ev.Seq, Voids: last.Seq, Reason: reason}
 	if pr.row.Status == db.RoundSettled {
+		if err := w.st.sameGameSeats(pr); err != nil {
+			return RoundView{}, err
+		}
 		if err := w.reverseEntries(w.roundEntries(number, ledger.KindRoundSettle), reason); err != nil {
 			return RoundView{}, err
 		}
@@ -142,6 +144,9 @@ func (w *writer) reverseRound(number int, reason string) (RoundView, error) {
 	if err != nil {
 		return RoundView{}, err
 	}
+	if err := w.st.sameGameSeats(pr); err != nil {
+		return RoundView{}, err
+	}
 	if _, err := w.emit("round.reversed", roundReversed{Round: number, Reason: reason}); err != nil {
 		return RoundView{}, err
 	}
@@ -180,6 +185,19 @@ func (st *tableState) latestRound(number int, what string) (*playedRound, error)
 	return pr, nil
 }
 
+// sameGameSeats refuses to put a game of rounds back to before round pr
+// when players have joined or left since (once the game was won): the game
+// would be under way again with players it did not begin with, and could
+// neither go on nor let anyone join or leave.
+func (st *tableState) sameGameSeats(pr *playedRound) error {
+	g := pr.row.Game
+	if st.rules().Goal.Kind == game.GoalRound || (g.Rounds == 0 && len(g.Playoff) == 0) || slices.Equal(st.seats(), g.Seats) {
+		return nil
+	}
+	return fmt.Errorf("%w: players joined or left since round %d, and a game of rounds keeps the players it began with; "+
+		"it can be corrected only with the players of round %d seated as they were", ErrNotCorrectable, pr.row.Number, pr.row.Number)
+}
+
 // ReverseEntry reverses the buy-in, cash-out or payment that ledger event
 // seq recorded, with a movement of the same amounts the other way. Like a
 // cash-out or a payment, its reversal is taken at a closed table too.
@@ -201,6 +219,10 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 			}
 		case ledger.KindWithdrawal, ledger.KindSettlement:
 		case ledger.KindAnte, ledger.KindRoundSettle:
+			if w.st.row.Royale != nil {
+				return nil, fmt.Errorf("%w: event %d is a Battleship Royale game's money, which is not reversed on its own; "+
+					"only buy-ins, cash-outs and payments are", ErrNotCorrectable, seq)
+			}
 			return nil, fmt.Errorf("%w: event %d is round %d's money: reverse the round, or take back its last action", ErrNotCorrectable, seq, e.Round)
 		default:
 			return nil, fmt.Errorf("%w: event %d (%s) is not a buy-in, cash-out or payment; only those are reversed on their own", ErrNotCorrectable, seq, e.Kind)

@@ -269,7 +269,8 @@ func (st *tableState) playing(number int) (*playedRound, error) {
 // rounds is being played: from its first round until it is won, the game
 // keeps the players it began with.
 func (st *tableState) gameUnderway() error {
-	if st.rules().Goal.Kind == game.GoalRound || st.game == nil || st.game.Over() {
+	if st.rules().Goal.Kind == game.GoalRound || st.game == nil || st.game.Over() ||
+		(st.current() == nil && !st.game.Begun()) { // its only rounds were reversed
 		return nil
 	}
 	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)

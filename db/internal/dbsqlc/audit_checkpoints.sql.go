@@ -30,7 +30,7 @@ SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.concat_ws(E'\n',
     (SELECT pg_catalog.string_agg(a::text, E'\n' ORDER BY a.id) FROM public.accounts a WHERE a.table_id = $1),
     (SELECT pg_catalog.string_agg(r::text, E'\n' ORDER BY r.number) FROM public.rounds r WHERE r.table_id = $1),
     (SELECT pg_catalog.string_agg(x::text, E'\n' ORDER BY x.round_id, x.seq) FROM public.round_actions x WHERE x.table_id = $1),
-    (SELECT pg_catalog.string_agg(u::text, E'\n' ORDER BY u.round_id, u.seq) FROM public.turns u WHERE u.table_id = $1)
+    (SELECT pg_catalog.string_agg(u::text, E'\n' ORDER BY u.round_id, u.seq, u.action_seq) FROM public.turns u WHERE u.table_id = $1)
 ), 'UTF8'))::bytea AS digest
 `
 

@@ -13,7 +13,7 @@ const turnListByTable = `-- name: TurnListByTable :many
 SELECT r.number AS round, t.round_id, t.player_id, t.seq, t.table_id, t.qualified, t.score, t.cargo, t.automatic, t.stood, t.action_seq FROM turns t
 JOIN rounds r ON r.table_id = t.table_id AND r.id = t.round_id
 WHERE t.table_id = $1
-ORDER BY r.number, t.seq
+ORDER BY r.number, t.seq, t.action_seq
 `
 
 type TurnListByTableRow struct {
