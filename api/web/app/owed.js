@@ -41,7 +41,7 @@ export function yourMoneyCard(s, data) {
 function paidButton(s, ui, payer, amount) {
   const key = `${payer.playerId}:${amount}`;
   if (ui.confirm === key) return confirmBox(s, ui, payer.playerId, amount);
-  return h('button.primary', { type: 'button', 'data-testid': 'paid-me', dataset: { payer: payer.name }, disabled: ui.busy,
+  return h('button.primary', { type: 'button', 'data-testid': 'paid-me', dataset: { payer: payer.name }, disabled: !!ui.busy,
     onclick: () => { Object.assign(ui, { confirm: key, error: '', done: '' }); s.render(true); } },
   `${payer.name} paid me ${amount}`);
 }
@@ -52,15 +52,22 @@ function receivedForm(s, ui, cur) {
   const others = s.table.players.filter((p) => p.id !== s.me);
   if (!others.some((p) => p.id === ui.payer)) ui.payer = (others[0] || {}).id || 0;
   const confirming = ui.confirm === 'form';
+  const note = [ui.done && h('p.ok', { role: 'status', 'data-testid': 'paid-done' }, ui.done),
+    ui.error && h('p.error', { role: 'alert', 'data-testid': 'paid-error' }, ui.error)];
+  if (!ui.open) {
+    return h('div.received', { 'data-testid': 'received' }, note,
+      h('button.ghost', { type: 'button', 'data-testid': 'other-payment', onclick: () => { ui.open = true; s.render(true); } },
+        'Someone paid me another amount'));
+  }
   return h('div.received', { 'data-testid': 'received' },
-    h('p.muted.small', 'Someone paid you another amount? Record it here once you have it.'),
+    h('p.muted.small', 'Record money another player handed you, once you have it.'),
     h('label.field', 'Who paid you', h('select', { name: 'paid-by', disabled: confirming,
       onchange: (e) => { ui.payer = Number(e.target.value); } },
     others.map((p) => h('option', { value: p.id, selected: p.id === ui.payer }, p.leftAt ? `${p.name} (left)` : p.name)))),
     h('label.field', `Amount (${cur})`, h('input', { type: 'number', inputmode: 'numeric', min: 1, step: 1, name: 'paid-amount',
       value: ui.amount, placeholder: '0', disabled: confirming, oninput: (e) => { ui.amount = e.target.value; } })),
     confirming ? confirmBox(s, ui, ui.payer, Number(ui.amount))
-      : h('button.primary.alt', { type: 'button', 'data-testid': 'record-received', disabled: ui.busy, onclick: () => {
+      : h('button.primary.alt', { type: 'button', 'data-testid': 'record-received', disabled: !!ui.busy, onclick: () => {
         const amount = Number(ui.amount);
         if (!Number.isInteger(amount) || amount < 1) {
           Object.assign(ui, { error: `Type the amount in whole ${cur}, 1 or more.`, done: '' });
@@ -69,8 +76,8 @@ function receivedForm(s, ui, cur) {
         }
         s.render(true);
       } }, 'I received it'),
-    ui.done && h('p.ok', { role: 'status', 'data-testid': 'paid-done' }, ui.done),
-    ui.error && h('p.error', { role: 'alert', 'data-testid': 'paid-error' }, ui.error));
+    !confirming && h('button.ghost', { type: 'button', onclick: () => { Object.assign(ui, { open: false, error: '' }); s.render(true); } }, 'Close'),
+    note);
 }
 
 // confirmBox asks once more: a payment recorded cannot be taken back.
@@ -80,9 +87,9 @@ function confirmBox(s, ui, payer, amount) {
   return h('div.confirm', { 'data-testid': 'paid-confirm' },
     h('p', `Record that ${name} paid you ${amount} ${cur}? Do it only once the money is in your hand: it lowers what ${name} owes.`),
     h('div.actions',
-      h('button.primary', { type: 'button', 'data-testid': 'paid-yes', disabled: ui.busy, onclick: () => record(s, ui, payer, amount) },
+      h('button.primary', { type: 'button', 'data-testid': 'paid-yes', disabled: !!ui.busy, onclick: () => record(s, ui, payer, amount) },
         ui.busy ? 'Saving…' : `Yes, ${name} paid me`),
-      h('button', { type: 'button', disabled: ui.busy, onclick: () => { ui.confirm = ''; ui.request = null; s.render(true); } }, 'Cancel')));
+      h('button', { type: 'button', disabled: !!ui.busy, onclick: () => { ui.confirm = ''; ui.request = null; s.render(true); } }, 'Cancel')));
 }
 
 // record sends POST payments (to this player); the key is kept across
@@ -96,7 +103,8 @@ async function record(s, ui, payer, amount) {
   try {
     await api.send(ui.request);
     await s.reload('money');
-    Object.assign(ui, { confirm: '', request: null, amount: '', done: `Recorded: ${s.name(payer)} paid you ${amount} ${s.table.currency}.` });
+    Object.assign(ui, { confirm: '', request: null, amount: '', open: false,
+      done: `Recorded: ${s.name(payer)} paid you ${amount} ${s.table.currency}.` });
   } catch (err) {
     ui.error = 'Not recorded: ' + err.message;
     if (err instanceof api.Problem) Object.assign(ui, { request: null, confirm: '' });

@@ -28,12 +28,12 @@ export function recoveryCard(s) {
   if (!live) {
     card.append(h('p.muted.small', 'Phone lost, battery low, or someone else hosts next? Show a one-time code here and open it on the other phone: that phone becomes the host, and this one stops being the host at once.'),
       ui.offer && h('p.muted', 'The last code has expired.'),
-      h('button.ghost', { type: 'button', 'data-testid': 'recovery-show', disabled: ui.busy, onclick: () => offer(s, ui) },
+      h('button.ghost', { type: 'button', 'data-testid': 'recovery-show', disabled: !!ui.busy, onclick: () => offer(s, ui) },
         ui.busy ? 'Making a code…' : 'Show a host recovery code'),
       ui.error && h('p.error', { role: 'alert' }, ui.error));
     return card;
   }
-  const until = new Date(ui.offer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const until = new Date(ui.offer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const link = recoveryLink(ui.offer.code);
   card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(ui.offer.code)),
     h('div.qr', { 'data-testid': 'recovery-qr' }, qrSvg(link)),

@@ -73,7 +73,7 @@ function recorder(s, by) {
 // clock is an event's time of day on this phone, "21:05".
 function clock(at) {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
