@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -33,6 +34,15 @@ func TestFreedSeatIsToldWhy(t *testing.T) {
 	s.refused(req{method: http.MethodGet, path: s.tb.path(""), token: bob}, http.StatusUnauthorized, "/problems/seat-freed")
 	bobAgain := s.join("Bob")
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: bobAgain}, nil)
+
+	// What a retired token was is history: the role the service runs as
+	// cannot change or remove it.
+	for _, q := range []string{`DELETE FROM retired_tokens WHERE table_id = $1`,
+		`UPDATE retired_tokens SET reason = 'host-moved', player_id = NULL WHERE table_id = $1`} {
+		if _, err := s.pool.Exec(context.Background(), q, s.tb.ID); err == nil {
+			t.Fatalf("the runtime role ran %s", q)
+		}
+	}
 }
 
 // TestJoinsAndHandRecordedMoneyAreInTheLog: a phone joining with the code

@@ -37,7 +37,7 @@ export function recoveryCard(s) {
   const link = recoveryLink(ui.offer.code);
   card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(ui.offer.code)),
     h('div.qr', { 'data-testid': 'recovery-qr' }, qrSvg(link)),
-    h('p', `Works once, until ${until}. Scan it with the other phone's camera, or type the code under “Become the host” there.`),
+    h('p', `Works once, until ${until}. Scan it with the other phone's camera, or type it there under Join with a code, then “Taking over as host?”.`),
     h('p.muted.small', 'Whoever opens it becomes the host: show it only to the phone taking over.'),
     h('button', { type: 'button', 'data-testid': 'recovery-hide', onclick: () => { ui.offer = null; s.render(true); } }, 'Hide the code'));
   return card;
