@@ -1,9 +1,10 @@
 // joins.js tells the host phone, live and on every tab, of each phone that
 // joins with the code ("Dan joined with the code"), with a one-tap "Free
 // this seat" for a join the host did not expect: anyone with the code can
-// take a seat, so the host must know. Which joins the host has seen is kept
-// on this phone, by seat and the time it was claimed, so a seat freed and
-// claimed again is told again.
+// take a seat, so the host must know. The notice floats above the tab bar,
+// so that nothing moves under a thumb when it arrives. Which joins the host
+// has seen is kept on this phone, by seat and the time it was claimed, so a
+// seat freed and claimed again is told again.
 
 import { h } from './dom.js';
 import * as api from './api.js';
