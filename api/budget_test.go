@@ -149,12 +149,15 @@ func TestRoundTripBudget(t *testing.T) {
 	costs := night()
 
 	// A token the table does not know (its own id, a wrong secret) is
-	// refused after the one round trip that reads the table (and the
-	// ROLLBACK): it reads no history, and sends no more statements than the
-	// table's own page, a write one more (the lock, which takes nothing).
+	// refused after the one round trip that reads the table, and one more
+	// that asks why the table retired it (a freed seat, a host moved) with
+	// the ROLLBACK: it reads no history, and sends no more statements than
+	// the table's own page, a write one more (the lock, which takes
+	// nothing). The connection prepares that question once (warm).
 	s := &scene{t: t, c: client, pool: pool, tb: makeTable(t, client, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})}
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host}, nil)
 	wrong := s.tb.Host[:len(s.tb.Host)-6] + "wrong0"
+	s.must(http.StatusUnauthorized, req{method: http.MethodGet, path: s.tb.path("/rounds"), token: wrong}, nil)
 	m.reset()
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path(""), token: s.tb.Host}, nil)
 	for _, p := range []string{"/rounds", "/ledger", "/audit"} {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,11 +20,37 @@ func (s *server) listEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := s.tables.Events(c.Request().Context(), auth(c), after, limit)
+	families, err := eventFamilies(c)
+	if err != nil {
+		return err
+	}
+	page, err := s.tables.Events(c.Request().Context(), auth(c), after, limit, families)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, page)
+}
+
+// maxFamilies bounds the ?kind= filters of one page of events.
+const maxFamilies = 8
+
+// eventFamily is a family of event kinds, the part before the first dot
+// (player, ledger, host, round, table, royale).
+var eventFamily = regexp.MustCompile(`^[a-z]{1,16}$`)
+
+// eventFamilies reads ?kind= (repeatable): the families of the events to
+// list, all of them when none is named.
+func eventFamilies(c echo.Context) ([]string, error) {
+	raw := c.QueryParams()["kind"]
+	if len(raw) > maxFamilies {
+		return nil, fail(kindMalformed, fmt.Sprintf("kind: at most %d families per page", maxFamilies))
+	}
+	for _, f := range raw {
+		if !eventFamily.MatchString(f) {
+			return nil, fail(kindMalformed, fmt.Sprintf("kind %q: name a family of events in lower-case letters, such as player, ledger or host", f))
+		}
+	}
+	return raw, nil
 }
 
 // paging is how a list is cut into pages: its limit when none is asked

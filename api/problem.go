@@ -51,6 +51,8 @@ type problemKind struct {
 var (
 	kindMalformed     = &problemKind{"/problems/malformed-request", http.StatusBadRequest, "Malformed request"}
 	kindUnauthorized  = &problemKind{"/problems/unauthorized", http.StatusUnauthorized, "Missing or unknown token"}
+	kindSeatFreed     = &problemKind{"/problems/seat-freed", http.StatusUnauthorized, "The host freed this phone's seat"}
+	kindHostMoved     = &problemKind{"/problems/host-moved", http.StatusUnauthorized, "The host role moved to another phone"}
 	kindForbidden     = &problemKind{"/problems/forbidden", http.StatusForbidden, "Not allowed with this token"}
 	kindNotFound      = &problemKind{"/problems/not-found", http.StatusNotFound, "Not found"}
 	kindMethod        = &problemKind{"/problems/method-not-allowed", http.StatusMethodNotAllowed, "Method not allowed"}

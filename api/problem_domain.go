@@ -105,6 +105,8 @@ var domainKinds = []struct {
 }{
 	{[]error{table.ErrUnavailable}, kindUnavailable, "the database is not answering or cannot take the request now; nothing was changed, so the same request can be sent again shortly", false},
 	{[]error{table.ErrDiskFull}, kindUnavailable, "", false},
+	{[]error{table.ErrSeatFreed}, kindSeatFreed, "", false},
+	{[]error{table.ErrHostMoved}, kindHostMoved, "", false},
 	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
 	{[]error{table.ErrForbidden}, kindForbidden, "", false},
 	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},
@@ -116,7 +118,7 @@ var domainKinds = []struct {
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
 	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded,
-		royale.ErrGameOver, table.ErrWrongGame, table.ErrNotCorrectable}, kindConflict, "", false},
+		royale.ErrGameOver, table.ErrWrongGame, table.ErrNotCorrectable, table.ErrRecoverySpent}, kindConflict, "", false},
 	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},
 	{[]error{game.ErrUnknownPreset, game.ErrBadOption, royale.ErrOptions}, kindInvalidRules, "", false},
 	{[]error{table.ErrInvalid, table.ErrInvalidAmount, game.ErrBadSetup, royale.ErrSetup, game.ErrBadAction, game.ErrNoAutomatic,

@@ -86,6 +86,9 @@ func (s *server) routes(e *echo.Echo) {
 	// routes that take one share the limits against guessing.
 	v1.POST("/join", s.joinTable, s.join.middleware)
 	v1.GET("/join/:code", s.invite, s.join.middleware)
+	// A host recovery code is as much a secret as a join code: its
+	// guessing shares their limits.
+	v1.POST("/host-recovery", s.recoverHost, s.join.middleware)
 
 	t := v1.Group("/tables/:tableId", s.authenticate)
 	t.GET("", s.getTable)
@@ -93,6 +96,7 @@ func (s *server) routes(e *echo.Echo) {
 	t.POST("/players", s.seatPlayer)
 	t.POST("/players/:playerId/leave", s.leaveTable)
 	t.POST("/players/:playerId/release", s.releaseSeat)
+	t.POST("/host-recovery", s.offerRecovery)
 	t.GET("/rounds", s.listRounds)
 	t.POST("/rounds", s.startRound)
 	t.GET("/rounds/:number", s.getRound)

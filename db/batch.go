@@ -74,6 +74,9 @@ func (b *Batch) BeginSnapshot() { b.raw("BEGIN ISOLATION LEVEL REPEATABLE READ")
 // aborted and COMMIT rolls it back: nothing of it is written.
 func (b *Batch) Commit() { b.raw("COMMIT") }
 
+// Rollback queues ROLLBACK: nothing of the transaction is written.
+func (b *Batch) Rollback() { b.raw("ROLLBACK") }
+
 func (b *Batch) raw(sql string) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		_, err := q.Exec(b.ctx, sql)

@@ -41,6 +41,8 @@ var Distribution = []Distributed{
 	{Table: "audit_checkpoints", Column: "table_id", ColocateWith: "tables"},
 	{Table: "royale_games", Column: "table_id", ColocateWith: "tables"},
 	{Table: "royale_actions", Column: "table_id", ColocateWith: "tables"},
+	{Table: "host_recoveries", Column: "table_id", ColocateWith: "tables"},
+	{Table: "retired_tokens", Column: "table_id", ColocateWith: "tables"},
 	{Table: "join_codes", Column: "code"},
 }
 

@@ -6,10 +6,15 @@ import (
 )
 
 // EventPage queues reading at most max of a table's events after seq
-// after, in order.
-func (b *Batch) EventPage(tableID, after int64, max int, out *[]chain.Event) {
+// after, in order; with families, only events of those kinds' families
+// ("player" for player.joined, player.left and the rest).
+func (b *Batch) EventPage(tableID, after int64, max int, families []string, out *[]chain.Event) {
+	if families == nil {
+		families = []string{}
+	}
 	b.queue(func(q dbsqlc.DBTX) error {
-		rows, err := queries.EventPage(b.ctx, q, dbsqlc.EventPageParams{TableID: tableID, After: after, Max: int32(max)})
+		rows, err := queries.EventPage(b.ctx, q, dbsqlc.EventPageParams{TableID: tableID, After: after, Max: int32(max),
+			Families: families})
 		*out = toEvents(rows)
 		return err
 	})

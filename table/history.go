@@ -31,7 +31,10 @@ type EventPage struct {
 	Next   string      `json:"next,omitempty"`
 }
 
-// Events reads at most limit events after seq after. The cursor is the last
+// Events reads at most limit events after seq after; with families, only
+// the events of those families (the part of a kind before its first dot:
+// "player", "ledger", "host"), which is how a phone lists who joined and
+// what money moved without reading every throw. The cursor is the last
 // sequence number seen, so a page never shifts when new events arrive.
 //
 // A closed throw still sealed from the caller shows only its round and
@@ -41,11 +44,11 @@ type EventPage struct {
 // against the few possible faces. A sealed throw recorded before nonces
 // existed (in a round open across the upgrade to migration 4), or one
 // before this page, hides the hashes from it on, as before.
-func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int) (EventPage, error) {
+func (s *Service) Events(ctx context.Context, a Auth, after int64, limit int, families []string) (EventPage, error) {
 	var events []chain.Event
 	r, who, err := s.read(ctx, a, readPlan{round: true, queue: func(b *db.Batch) {
 		// One more than a page says whether there is a next page.
-		b.EventPage(a.TableID, after, limit+1, &events)
+		b.EventPage(a.TableID, after, limit+1, families, &events)
 	}})
 	if err != nil {
 		return EventPage{}, err

@@ -122,6 +122,7 @@ func (s *Service) cash(ctx context.Context, a Auth, k Key, what string, in CashI
 		if err != nil {
 			return nil, err
 		}
+		e.Meta = w.who.recorded()
 		return w.postAndShow(e)
 	})
 }
@@ -159,8 +160,24 @@ func (s *Service) Pay(ctx context.Context, a Auth, k Key, in PaymentInput) (Repl
 		if err != nil {
 			return nil, err
 		}
+		e.Meta = w.who.recorded()
 		return w.postAndShow(e)
 	})
+}
+
+// recordedMeta is the journal metadata of money a person records by hand
+// (buy-ins, cash-outs, payments): who recorded it, "host" or "player:7",
+// which History shows beside the movement.
+type recordedMeta struct {
+	RecordedBy string `json:"recordedBy"`
+}
+
+// recorded is the metadata of a movement p records.
+func (p Principal) recorded() recordedMeta {
+	if p.Role == RolePlayer {
+		return recordedMeta{RecordedBy: "player:" + p.Player.String()}
+	}
+	return recordedMeta{RecordedBy: string(p.Role)}
 }
 
 // postAndShow posts an entry and answers with the balances after it.

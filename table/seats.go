@@ -247,6 +247,9 @@ func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Rep
 		}
 		_, hash := newToken(prefixPlayer, w.st.row.ID)
 		w.out.PlayerRelease(w.st.row.ID, id, hash)
+		// The phone that held the seat is told why its token stopped
+		// working (whyRetired).
+		w.out.RetiredTokenInsert(w.st.row.ID, p.TokenHash, db.RetiredSeatFreed, id, w.now)
 		if _, err := w.emit("player.released", playerEvent{Player: p.ID, Name: p.Name}); err != nil {
 			return nil, err
 		}

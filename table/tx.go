@@ -89,6 +89,12 @@ type target struct {
 	// (db.Batch.JournalCorrectable): the entry ledger event entry
 	// recorded, and round's entries.
 	correct *correctRef
+	// also queues more reads into the first round trip (a host recovery
+	// code being redeemed).
+	also func(*db.Batch)
+	// missing is the error for a table that is not there, for an open
+	// write (the join code's, unless set).
+	missing error
 }
 
 // tokenTarget is the table a's token writes to, with the token's hash.
@@ -140,15 +146,21 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if t.correct != nil {
 		b.JournalCorrectable(t.tableID, t.correct.entry, t.correct.round, &l.Journal)
 	}
+	if t.also != nil {
+		t.also(b)
+	}
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
 	}
 	who := Principal{TableID: t.tableID}
-	if !t.open {
+	switch {
+	case !t.open:
 		if who, err = authenticate(t.token, t.hash, row, l.Players); err != nil {
-			return Reply{}, err
+			return Reply{}, whyRetired(ctx, conn, t.tableID, t.token, t.hash, l.Players, err)
 		}
-	} else if row.ID == 0 {
+	case row.ID == 0 && t.missing != nil:
+		return Reply{}, t.missing
+	case row.ID == 0:
 		return Reply{}, fmt.Errorf("%w: no open table has that join code", ErrNotFound)
 	}
 	if l.Key.RequestHash != nil && k.Key != "" {
@@ -377,8 +389,12 @@ func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who 
 	if err = b.Send(conn); err != nil {
 		return reading{}, Principal{}, serviceError(err)
 	}
-	if who, err = authenticate(a.Token, hashToken(a.Token), r.row, r.Players); err != nil || p.history == nil {
-		return r, who, err
+	h := hashToken(a.Token)
+	if who, err = authenticate(a.Token, h, r.row, r.Players); err != nil {
+		return r, who, whyRetired(ctx, conn, a.TableID, a.Token, h, r.Players, err)
+	}
+	if p.history == nil {
+		return r, who, nil
 	}
 	p.history(b)
 	if p.then == nil {

@@ -75,7 +75,7 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	if r3.Turn != r3.Players[1] || len(cy.Outcome.Rolls) != 3 || !cy.Outcome.Rolls[2].Sealed || cy.Outcome.Score != 0 {
 		t.Fatalf("round 3 as the host sees it: %+v", r3)
 	}
-	page, err := svc.Events(ctx, audit, 0, 500)
+	page, err := svc.Events(ctx, audit, 0, 500, nil)
 	noErr(t, err)
 	last := page.Events[len(page.Events)-1]
 	if !strings.Contains(string(last.Payload), `"sealed":true`) || last.Hash != "" || page.Events[0].Hash == "" {

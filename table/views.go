@@ -19,11 +19,14 @@ type PlayerView struct {
 	Name    string        `json:"name"`
 	Seat    int           `json:"seat"`
 	Claimed bool          `json:"claimed"`
-	LeftAt  *time.Time    `json:"leftAt,omitempty"`
+	// ClaimedAt is when a phone joined as this player with the join code:
+	// the host phone tells the host of every new one.
+	ClaimedAt *time.Time `json:"claimedAt,omitempty"`
+	LeftAt    *time.Time `json:"leftAt,omitempty"`
 }
 
 func playerView(p db.Player) PlayerView {
-	return PlayerView{ID: p.ID, Name: p.Name, Seat: p.Seat, Claimed: p.ClaimedAt != nil, LeftAt: p.LeftAt}
+	return PlayerView{ID: p.ID, Name: p.Name, Seat: p.Seat, Claimed: p.ClaimedAt != nil, ClaimedAt: p.ClaimedAt, LeftAt: p.LeftAt}
 }
 
 // TableView is a table.

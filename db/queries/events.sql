@@ -1,5 +1,11 @@
 -- name: EventPage :many
-SELECT * FROM events WHERE table_id = @table_id AND seq > @after ORDER BY seq LIMIT @max;
+-- EventPage reads up to max of a table's events after seq after; with
+-- families, only the events whose kind is of one of those families (the
+-- part of the kind before its first dot: player, ledger, host).
+SELECT * FROM events
+WHERE table_id = @table_id AND seq > @after
+  AND (cardinality(@families::text[]) = 0 OR split_part(kind, '.', 1) = ANY(@families::text[]))
+ORDER BY seq LIMIT @max;
 
 -- name: EventList :many
 SELECT * FROM events WHERE table_id = @table_id ORDER BY seq;

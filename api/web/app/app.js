@@ -4,6 +4,7 @@
 //   #              home: saved tables, start or join
 //   #new           start a table
 //   #join=CODE     join (the QR code's link; &seat=Name lists open seats)
+//   #recover=CODE  become the host with a host recovery code (its QR link)
 //   #t=ID&tab=...  a table: play, money, history or invite
 
 import { h, replace } from './dom.js';
@@ -16,6 +17,9 @@ import { royaleTab } from './royale.js';
 import { moneyTab } from './money.js';
 import { historyTab } from './history.js';
 import { inviteTab } from './invite.js';
+import { isRevoked, revokedScreen } from './revoked.js';
+import { recoverScreen } from './recovery.js';
+import { joinNotices } from './joins.js';
 
 const main = document.getElementById('main');
 const bannerEl = document.getElementById('banner');
@@ -75,6 +79,7 @@ class Session {
 
   /** refresh refetches the table and its latest round, then re-renders. */
   async refresh() {
+    if (this.revoked) return undefined;
     if (this.loading) {
       this.again = true;
       return this.loading;
@@ -99,6 +104,7 @@ class Session {
         Object.assign(this, { table, round, game, seen });
         this.remember();
       } catch (err) {
+        if (isRevoked(err)) return this.revoke(err);
         if (!this.table) return this.fatal(err);
       } finally {
         this.loading = null;
@@ -190,6 +196,14 @@ class Session {
     this.refresh();
   }
 
+  // revoke shows why this phone's token stopped working (its seat freed,
+  // the host role moved away) instead of the table, and stops listening.
+  revoke(err) {
+    this.revoked = err;
+    this.stop();
+    revokedScreen(main, this.saved, err);
+  }
+
   // fatal says why the table cannot be opened. A table the server no longer
   // knows (or a token it no longer takes) can be dropped from this phone.
   fatal(err) {
@@ -207,7 +221,7 @@ class Session {
    * redrawn once the field is left.
    */
   render(force = false) {
-    if (!this.table) return;
+    if (!this.table || this.revoked) return;
     const [, tab] = TABS[this.tab] || TABS.play;
     const old = main.querySelector('.tabbody');
     if (!force && old && old.dataset.tab === this.tab && typing(old)) {
@@ -219,7 +233,7 @@ class Session {
     this.stale = false;
     const body = h('div.tabbody', { 'data-testid': `tab-${this.tab}`, dataset: { tab: this.tab } });
     this.shown = true;
-    replace(main, header(this), body, tabBar(this));
+    replace(main, header(this), joinNotices(this), body, tabBar(this));
     tab(body, this);
   }
 
@@ -312,6 +326,7 @@ function route() {
   if (params.has('t')) return openTable(Number(params.get('t')), params.get('tab'));
   closeSession();
   if (params.has('join')) return joinScreen(main, params.get('join'), params.getAll('seat'));
+  if (params.has('recover')) return recoverScreen(main, params.get('recover'));
   if (params.has('new')) return startScreen(main);
   return homeScreen(main);
 }

@@ -1,6 +1,7 @@
 // history.js is the History tab: the audit (with its alarm when the
-// history fails a check), the night receipt, and every round with every
-// roll and its result.
+// history fails a check), the night receipt, who joined and what money was
+// recorded by hand (tablelog.js), and every round with every roll and its
+// result.
 
 import { h, add } from './dom.js';
 import * as api from './api.js';
@@ -8,6 +9,7 @@ import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { resultCard, turnsCard } from './result.js';
 import { gameHistory } from './royale.js';
 import { correctionsCard, correctionEvents, reversedCard } from './corrections.js';
+import { loadTableLog, tableLogCard } from './tablelog.js';
 
 /** historyTab shows the audit, the receipt and the rounds, newest first. */
 export function historyTab(el, s) {
@@ -16,16 +18,16 @@ export function historyTab(el, s) {
     return;
   }
   const data = s.load('history', async () => {
-    const [rounds, audit, fixes] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'),
-      lastAudit(s), correctionEvents(s)]);
+    const [rounds, audit, log, fixes] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'),
+      lastAudit(s), loadTableLog(s), correctionEvents(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
-    return { rounds: plain(rounds), audit: plain(audit), fixes: plain(fixes) };
+    return { rounds: plain(rounds), audit: plain(audit), log: plain(log), fixes: plain(fixes) };
   });
   if (!data) {
     el.append(h('p.card.muted', 'Loading the history…'));
     return;
   }
-  add(el, ...auditCards(data.audit), receiptCard(s), correctionsCard(s, data.fixes.value));
+  add(el, ...auditCards(data.audit), receiptCard(s), correctionsCard(s, data.fixes.value), tableLogCard(s, data.log));
   if (data.rounds.error) {
     el.append(h('p.card.error', data.rounds.error));
     return;

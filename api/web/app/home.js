@@ -248,6 +248,7 @@ export function joinScreen(main, code, seats) {
       otherLabel,
       nameInput,
       h('button.primary', { type: 'button', 'data-testid': 'join-go', onclick: (e) => join(form.name, e.currentTarget) }, 'Join'),
-      error));
+      error),
+    h('section.card', h('a.button.ghost', { href: '#recover=', 'data-testid': 'to-recover' }, 'Taking over as host? Use a recovery code')));
   lookUp(true);
 }

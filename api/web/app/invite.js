@@ -1,10 +1,12 @@
 // invite.js is the Invite tab: the join code in big letters and a QR code of
 // the join link, which lists the seats nobody has claimed yet so a new phone
 // can claim one with a single tap; and the seats, where the host seats a
-// latecomer and a player leaves (see seats.js).
+// latecomer and a player leaves (see seats.js); and, on the host phone,
+// handing the host role to another phone (recovery.js).
 
 import { h, svg } from './dom.js';
 import { seatCard, seatsCard } from './seats.js';
+import { recoveryCard } from './recovery.js';
 import qrcode from './vendor/qrcode.mjs';
 
 /**
@@ -53,11 +55,14 @@ export function inviteTab(el, s) {
   }
   if (s.role === 'host' && !closed) el.append(seatCard(s));
   el.append(seatsCard(s, closed));
+  if (s.role === 'host') el.append(recoveryCard(s));
 }
 
-// qrSvg draws text as a QR code: black modules on white with the quiet zone
-// the standard asks for, so phone cameras read it even on a dark screen.
-function qrSvg(text) {
+/**
+ * qrSvg draws text as a QR code: black modules on white with the quiet zone
+ * the standard asks for, so phone cameras read it even on a dark screen.
+ */
+export function qrSvg(text) {
   const qr = qrcode(0, 'M');
   qr.addData(text, 'Byte');
   qr.make();

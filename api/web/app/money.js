@@ -1,11 +1,13 @@
-// money.js is the Money tab: balances, the settle-up plan with a "mark
-// paid" button for each payment (the host, or the player being paid), the
-// host's buy-ins and cash-outs, and closing the table at the end of the night.
+// money.js is the Money tab: a player's own "Your money" card (owed.js),
+// balances, the settle-up plan with a "mark paid" button for each payment
+// (the host, or the player being paid), the host's buy-ins and cash-outs,
+// and closing the table at the end of the night.
 
 import { h, add } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
 import { moneyFixes } from './corrections.js';
+import { yourMoneyCard } from './owed.js';
 
 /** moneyTab shows balances and who owes whom, drawn from what was last fetched. */
 export function moneyTab(el, s) {
@@ -16,6 +18,8 @@ export function moneyTab(el, s) {
   }
   const cur = s.table.currency;
   const closed = s.table.status === 'closed';
+  // A player's phone says first, in words, what they owe and are owed.
+  add(el, yourMoneyCard(s, data));
   if (data.balances.error) {
     el.append(h('p.card.error', data.balances.error));
   } else {

@@ -65,6 +65,7 @@ func TestHostCorrectsMistakes(t *testing.T) {
 	// host takes it back while Ann's phone watches.
 	host.tap(`[data-testid=go-play]`)
 	host.tap(`[data-testid=start-round]`)
+	host.waitFor("round 3 on the host's phone", `!!document.querySelector('[data-testid=turn]')`)
 	post(t, srv.URL, m.HostToken, fmt.Sprintf("%s/rounds/3/actions", base),
 		map[string]any{"player": bob, "kind": "roll", "dice": []int{6, 5, 4, 3, 3}}, nil)
 	post(t, srv.URL, m.HostToken, fmt.Sprintf("%s/rounds/3/actions", base),

@@ -43,17 +43,29 @@ func (q *Queries) EventList(ctx context.Context, db DBTX, tableID int64) ([]Even
 }
 
 const eventPage = `-- name: EventPage :many
-SELECT table_id, seq, kind, payload, created_at, prev_hash, hash, seal FROM events WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
+SELECT table_id, seq, kind, payload, created_at, prev_hash, hash, seal FROM events
+WHERE table_id = $1 AND seq > $2
+  AND (cardinality($3::text[]) = 0 OR split_part(kind, '.', 1) = ANY($3::text[]))
+ORDER BY seq LIMIT $4
 `
 
 type EventPageParams struct {
-	TableID int64
-	After   int64
-	Max     int32
+	TableID  int64
+	After    int64
+	Families []string
+	Max      int32
 }
 
+// EventPage reads up to max of a table's events after seq after; with
+// families, only the events whose kind is of one of those families (the
+// part of the kind before its first dot: player, ledger, host).
 func (q *Queries) EventPage(ctx context.Context, db DBTX, arg EventPageParams) ([]Event, error) {
-	rows, err := db.Query(ctx, eventPage, arg.TableID, arg.After, arg.Max)
+	rows, err := db.Query(ctx, eventPage,
+		arg.TableID,
+		arg.After,
+		arg.Families,
+		arg.Max,
+	)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,14 @@ type Event struct {
 	Seal      []byte
 }
 
+type HostRecovery struct {
+	TableID    int64
+	CodeHash   []byte
+	CreatedAt  time.Time
+	ExpiresAt  time.Time
+	RedeemedAt *time.Time
+}
+
 type IdempotencyKey struct {
 	Scope               string
 	Key                 string
@@ -87,6 +95,14 @@ type Posting struct {
 	TableID       int64
 	AccountID     int64
 	Amount        int64
+}
+
+type RetiredToken struct {
+	TableID   int64
+	TokenHash []byte
+	Reason    string
+	PlayerID  *int64
+	RetiredAt time.Time
 }
 
 type Round struct {

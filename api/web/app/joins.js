@@ -1,0 +1,86 @@
+// joins.js tells the host phone, live and on every tab, of each phone that
+// joins with the code ("Dan joined with the code"), with a one-tap "Free
+// this seat" for a join the host did not expect: anyone with the code can
+// take a seat, so the host must know. The notice floats above the tab bar,
+// so that nothing moves under a thumb when it arrives. Which joins the host
+// has seen is kept on this phone, by seat and the time it was claimed, so a
+// seat freed and claimed again is told again.
+
+import { h } from './dom.js';
+import * as api from './api.js';
+
+const KEY = 'tally.joins-seen';
+
+function seenAll() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || '{}');
+  } catch {
+    return {};
+  }
+}
+
+function keep(all) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(all));
+  } catch {
+    // Storage full or off: the notices come back on the next reload.
+  }
+}
+
+/**
+ * joinNotices is the host's card of joins not yet seen, or null. The first
+ * time this phone hosts the table, the claims already made count as seen:
+ * a phone that just became the host is told only of joins from then on.
+ */
+export function joinNotices(s) {
+  if (s.role !== 'host' || s.table.status === 'closed') return null;
+  const all = seenAll();
+  const claims = s.table.players.filter((p) => p.claimedAt && !p.leftAt);
+  if (!all[s.id]) {
+    all[s.id] = Object.fromEntries(claims.map((p) => [p.id, p.claimedAt]));
+    keep(all);
+  }
+  const seen = all[s.id];
+  const ui = s.ui.joins || (s.ui.joins = {});
+  const fresh = claims.filter((p) => seen[p.id] !== p.claimedAt);
+  if (!fresh.length && !ui.note && !ui.error) return null;
+  const ack = (p) => {
+    const now = seenAll();
+    now[s.id] = { ...(now[s.id] || {}), [p.id]: p.claimedAt };
+    keep(now);
+  };
+  return h('section.card.notices', { 'data-testid': 'join-notices', role: 'status' },
+    fresh.map((p) => h('div.notice', { dataset: { name: p.name } },
+      h('p', h('b', p.name), ' joined with the code.'),
+      h('div.actions',
+        h('button', { type: 'button', 'data-testid': 'notice-ok', disabled: !!ui.busy,
+          onclick: () => { ack(p); ui.note = ''; s.render(true); } }, 'OK'),
+        h('button.danger', { type: 'button', 'data-testid': 'notice-free', disabled: !!ui.busy,
+          onclick: () => free(s, ui, p, ack) }, ui.busy === p.id ? 'Freeing…' : 'Free this seat')))),
+    ui.note && h('div.notice', h('p.ok', { 'data-testid': 'notice-done' }, ui.note),
+      h('button', { type: 'button', onclick: () => { ui.note = ''; s.render(true); } }, 'OK')),
+    ui.error && h('p.error', { role: 'alert' }, ui.error));
+}
+
+// free frees the seat at once (POST release): the phone that took it is
+// told, and can join again with the code if the host was wrong.
+async function free(s, ui, p, ack) {
+  const path = s.path(`/players/${p.id}/release`);
+  if (!ui.request || ui.request.path !== path) ui.request = api.write(path, undefined, s.token);
+  ui.busy = p.id;
+  ui.error = '';
+  s.render(true);
+  try {
+    const freed = await api.send(ui.request);
+    ack(p);
+    s.table.players = s.table.players.map((x) => (x.id === freed.id ? freed : x));
+    ui.note = `${p.name}’s seat is free again; that phone has been told.`;
+    ui.request = null;
+  } catch (err) {
+    ui.error = `${p.name}’s seat is not freed: ${err.message}`;
+    if (err instanceof api.Problem) ui.request = null;
+  }
+  ui.busy = 0;
+  s.render(true);
+  s.refresh();
+}

@@ -1,0 +1,79 @@
+// tablelog.js is History's log of seats and hand-recorded money, newest
+// first, from the audit log's player, ledger and host events: who joined
+// with the code, seats freed and left, the host role moving to another
+// phone, and every buy-in, cash-out and payment with who recorded it.
+
+import { h } from './dom.js';
+import * as api from './api.js';
+
+/** loadTableLog reads the events the log shows (every page). */
+export function loadTableLog(s) {
+  return api.getAll(s.path('/events?kind=player&kind=ledger&kind=host&limit=500'), s.token, 'events');
+}
+
+/** tableLogCard lists what happened to the seats and the money by hand. */
+export function tableLogCard(s, log) {
+  const card = h('section.card', { 'data-testid': 'table-log' }, h('h2', 'Seats and payments'));
+  if (log.error) {
+    card.append(h('p.error', log.error));
+    return card;
+  }
+  const lines = log.value.map((e) => [e, line(s, e)]).filter(([, text]) => text).reverse();
+  if (!lines.length) {
+    card.append(h('p.muted', 'Nothing yet: joins, buy-ins and payments show here.'));
+    return card;
+  }
+  card.append(h('ul.log', lines.map(([e, text]) => h('li', { dataset: { kind: e.kind } },
+    h('span.when.muted.small', clock(e.createdAt)), h('span', text)))));
+  return card;
+}
+
+// line is an event in words, or '' for one this log leaves to the rounds
+// (antes, pots, close-outs).
+function line(s, e) {
+  const p = e.payload || {};
+  const cur = s.table.currency;
+  switch (e.kind) {
+    case 'player.seated': return `${p.name} sat down in seat ${p.seat}.`;
+    case 'player.joined': return `${p.name} joined with the code.`;
+    case 'player.released': return `The host freed ${p.name}’s seat.`;
+    case 'player.left': return `${p.name} left the table.`;
+    case 'host.recovery-offered': return 'The host phone showed a host recovery code.';
+    case 'host.moved': return 'The host role moved to another phone.';
+  }
+  const moved = {};
+  for (const x of p.postings || []) moved[x.account] = (moved[x.account] || 0) + x.amount;
+  const by = recorder(s, p.metadata && p.metadata.recordedBy);
+  const players = Object.keys(moved).filter((a) => a.startsWith('player:'));
+  const name = (a) => s.name(Number(a.slice('player:'.length)));
+  switch (e.kind) {
+    case 'ledger.deposit':
+      return `${name(players[0])} bought in ${moved[players[0]]} ${cur}${by}.`;
+    case 'ledger.withdrawal':
+      return `${name(players[0])} cashed out ${-moved[players[0]]} ${cur}${by}.`;
+    case 'ledger.settlement': {
+      // The payer is owed less (+), the payee is owed more (-); the bank
+      // is the world account.
+      const from = Object.keys(moved).find((a) => moved[a] > 0);
+      const to = Object.keys(moved).find((a) => moved[a] < 0);
+      const who = (a) => (a && a.startsWith('player:') ? name(a) : 'the bank');
+      return `${cap(who(from))} paid ${who(to)} ${moved[from]} ${cur}${by}.`;
+    }
+  }
+  return '';
+}
+
+// recorder says who recorded a movement by hand, from its metadata.
+function recorder(s, by) {
+  if (by === 'host') return ' (recorded by the host)';
+  if (by && by.startsWith('player:')) return ` (recorded by ${s.name(Number(by.slice('player:'.length)))})`;
+  return '';
+}
+
+// clock is an event's time of day on this phone, "21:05".
+function clock(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
