@@ -177,6 +177,7 @@ func NewHandler() *Handler {
 	if err != nil {
 		panic("web: reading the embedded app: " + err.Error())
 	}
+	versionWorker(h.assets)
 	return h
 }
 
@@ -215,6 +216,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/" {
 		hd.Set("Content-Security-Policy", csp)
 		hd.Set("Referrer-Policy", "no-referrer")
+	}
+	if r.URL.Path == workerPath {
+		hd.Set("Service-Worker-Allowed", "/")
 	}
 	if etagMatches(r.Header.Get("If-None-Match"), a.etag) {
 		w.WriteHeader(http.StatusNotModified)

@@ -16,6 +16,10 @@ import { royaleTab } from './royale.js';
 import { moneyTab } from './money.js';
 import { historyTab } from './history.js';
 import { inviteTab } from './invite.js';
+import { installApp } from './pwa.js';
+import * as outbox from './outbox.js';
+import { showOutbox } from './waiting.js';
+import { keepAwake, Turns } from './awake.js';
 
 const main = document.getElementById('main');
 const bannerEl = document.getElementById('banner');
@@ -31,6 +35,12 @@ function setBanner(source, message) {
 api.onNetwork((ok, note) => setBanner('net', ok ? null : note));
 window.addEventListener('offline', () => setBanner('net', 'Offline — waiting for the wifi…'));
 window.addEventListener('online', () => setBanner('net', null));
+// A write that waited and then arrived, or was refused, changed the table:
+// the screen shows it as the server has it.
+showOutbox(document.getElementById('outbox'), (id) => {
+  if (session && session.id === id) session.refresh();
+});
+installApp();
 
 // A Battleship Royale table's Play tab is the game's (royale.js).
 const play = (el, s) => (s.table.royale ? royaleTab(el, s) : playTab(el, s));
@@ -52,8 +62,17 @@ class Session {
     this.cache = {}; // what the money and history tabs fetched last, by key
     this.loading = null;
     this.again = false;
-    this.stop = watch(this.id, this.token, () => this.refresh(), (ok) =>
-      setBanner('live', ok ? null : 'Live updates lost — reconnecting…'));
+    this.turns = new Turns();
+    // The stream coming back means the server answers again: the waiting
+    // writes go at once, and the table is read again (nothing may have
+    // changed, but the "No connection" of a failed read must not stay).
+    let lost = false;
+    this.stop = watch(this.id, this.token, () => this.refresh(), (ok) => {
+      setBanner('live', ok ? null : 'Live updates lost — reconnecting…');
+      if (ok) outbox.kick();
+      if (ok && lost) this.refresh();
+      lost = !ok;
+    });
   }
 
   /** name is a player's name by id ("the bank" for 0). */
@@ -208,6 +227,7 @@ class Session {
    */
   render(force = false) {
     if (!this.table) return;
+    this.awake();
     const [, tab] = TABS[this.tab] || TABS.play;
     const old = main.querySelector('.tabbody');
     if (!force && old && old.dataset.tab === this.tab && typing(old)) {
@@ -223,8 +243,20 @@ class Session {
     tab(body, this);
   }
 
+  // awake keeps the screen on while a round or a game is open, and buzzes
+  // when it becomes this phone's player's turn.
+  awake() {
+    const r = this.round && this.round.status === 'playing' ? this.round : null;
+    const g = this.game && this.game.phase !== 'over' ? this.game : null;
+    keepAwake(!!(r || g));
+    const turn = r ? r.turn : g && g.phase === 'playing' ? g.turn : 0;
+    const mine = this.role === 'player' && turn === this.me && turn !== 0;
+    this.turns.see(mine ? `${r ? 'round' : 'game'} ${(r || g).number}, player ${turn}` : '');
+  }
+
   close() {
     this.stop();
+    keepAwake(false);
   }
 }
 

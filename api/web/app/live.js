@@ -43,7 +43,7 @@ export function watch(id, token, refresh, status) {
       if (es.readyState === EventSource.CLOSED && !stopped) {
         es.close();
         timer = setTimeout(open, retry);
-        retry = Math.min(retry * 2, 15000);
+        retry = Math.min(retry * 2, 4000);
       }
     });
   };

@@ -1,0 +1,42 @@
+// pwa.js makes the app installable and keeps it working offline: it
+// registers the service worker (sw.js), which caches the app shell, and
+// moves the page onto a new version once one is deployed. It also loads
+// the outbox (writes waiting to be sent) kept from an earlier visit.
+
+import * as outbox from './outbox.js';
+
+/**
+ * installApp registers the service worker for the whole site. A page that
+ * was already run by a worker reloads once when a newer worker takes over,
+ * so it never mixes files of two versions; the reload waits while a field
+ * has the focus, so nothing being typed is lost. Browsers without service
+ * workers (or on plain http from another machine) run the app as before.
+ */
+export function installApp() {
+  outbox.start();
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  const sw = navigator.serviceWorker;
+  const ranByWorker = !!sw.controller;
+  let reloading = false;
+  sw.addEventListener('controllerchange', () => {
+    if (!ranByWorker || reloading) return;
+    reloading = true;
+    reloadWhenIdle();
+  });
+  sw.register('/app/sw.js', { scope: '/', updateViaCache: 'none' }).then((reg) => {
+    // A phone left open all night looks for a new version when it wakes.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') reg.update().catch(() => {});
+    });
+  }, () => {});
+}
+
+// reloadWhenIdle reloads now, or once the field being typed in is left.
+function reloadWhenIdle() {
+  const a = document.activeElement;
+  if (a && a.matches('input, select, textarea')) {
+    a.addEventListener('blur', () => location.reload(), { once: true });
+    return;
+  }
+  location.reload();
+}
