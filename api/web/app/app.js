@@ -40,6 +40,10 @@ window.addEventListener('online', () => setBanner('net', null));
 showOutbox(document.getElementById('outbox'), (id) => {
   if (session && session.id === id) session.refresh();
 });
+// The Play tab says what waits to be sent: it is redrawn when that changes.
+outbox.on('change', () => {
+  if (session && session.table) session.render();
+});
 installApp();
 
 // A Battleship Royale table's Play tab is the game's (royale.js).
@@ -62,6 +66,10 @@ class Session {
     this.cache = {}; // what the money and history tabs fetched last, by key
     this.loading = null;
     this.again = false;
+    // What this phone read last, shown at once (with no network, until the
+    // server answers again).
+    const kept = store.view(this.id);
+    if (Array.isArray(kept) && kept[0]) [this.table, this.round, this.game, this.seen] = [...kept, JSON.stringify(kept)];
     this.turns = new Turns();
     // The stream coming back means the server answers again: the waiting
     // writes go at once, and the table is read again (nothing may have
@@ -228,6 +236,7 @@ class Session {
   render(force = false) {
     if (!this.table) return;
     this.awake();
+    this.keep();
     const [, tab] = TABS[this.tab] || TABS.play;
     const old = main.querySelector('.tabbody');
     if (!force && old && old.dataset.tab === this.tab && typing(old)) {
@@ -241,6 +250,14 @@ class Session {
     this.shown = true;
     replace(main, header(this), body, tabBar(this));
     tab(body, this);
+  }
+
+  // keep stores what is about to be drawn, for an app opened offline.
+  keep() {
+    const view = JSON.stringify([this.table, this.round, this.game]);
+    if (view === this.kept) return;
+    this.kept = view;
+    store.keepView(this.id, view);
   }
 
   // awake keeps the screen on while a round or a game is open, and buzzes

@@ -83,6 +83,13 @@ async function pump() {
   try {
     while (items.length) {
       const w = items[0];
+      // A phone that knows it is offline waits for the online event (or
+      // the next try, should that event never come) rather than fail.
+      if (!navigator.onLine) {
+        stall();
+        timer = setTimeout(pump, MAX_PAUSE_MS);
+        return;
+      }
       let answer;
       try {
         answer = await api.send({ method: 'POST', path: w.path, body: w.body, token: w.token, key: w.key },

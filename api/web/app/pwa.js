@@ -6,22 +6,22 @@
 import * as outbox from './outbox.js';
 
 /**
- * installApp registers the service worker for the whole site. A page that
- * was already run by a worker reloads once when a newer worker takes over,
- * so it never mixes files of two versions; the reload waits while a field
- * has the focus, so nothing being typed is lost. Browsers without service
- * workers (or on plain http from another machine) run the app as before.
+ * installApp registers the service worker for the whole site. The page
+ * reloads once when a newer worker takes over, so it never mixes files of
+ * two versions (but not when the first worker takes charge of the page it
+ * was installed from: that is the same version); the reload waits while a
+ * field has the focus, so nothing being typed is lost. Browsers without
+ * service workers (or on plain http from another machine) run the app as
+ * before.
  */
 export function installApp() {
   outbox.start();
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   const sw = navigator.serviceWorker;
-  const ranByWorker = !!sw.controller;
-  let reloading = false;
+  let workers = sw.controller ? 1 : 0; // the workers that ran this page
   sw.addEventListener('controllerchange', () => {
-    if (!ranByWorker || reloading) return;
-    reloading = true;
-    reloadWhenIdle();
+    workers++;
+    if (workers === 2) reloadWhenIdle();
   });
   sw.register('/app/sw.js', { scope: '/', updateViaCache: 'none' }).then((reg) => {
     // A phone left open all night looks for a new version when it wakes.
