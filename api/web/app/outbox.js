@@ -4,7 +4,8 @@
 // talking to a server that is down, keeps its writes through a reload or a
 // closed browser and sends them, in the order they were made, as soon as
 // the server answers again (on the online event, when the live stream
-// reopens, and on a retry with backoff that never waits for a tap). A
+// reopens, when the phone wakes, and on a retry with backoff that never
+// waits for a tap). A
 // retry reuses the key, so a write whose answer was lost is recorded once.
 //
 // A write the server refuses (another phone recorded first, the turn
@@ -198,6 +199,9 @@ export async function start() {
   items = [...kept.filter((w) => !known.has(w.seq)).map((w) => ({ ...w, stalled: true })), ...items].sort((a, b) => a.seq - b.seq);
   seq = Math.max(seq, ...items.map((w) => w.seq));
   window.addEventListener('online', kick);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && items.length) kick();
+  });
   if (items.length) {
     emit('change');
     kick();
