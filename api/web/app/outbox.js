@@ -5,13 +5,13 @@
 // closed browser and sends them, in the order they were made, as soon as
 // the server answers again (on the online event, when the live stream
 // reopens, when the phone wakes, and on a retry with backoff that never
-// waits for a tap). A
-// retry reuses the key, so a write whose answer was lost is recorded once.
+// waits for a tap). A retry reuses the key, so a write whose answer was
+// lost is recorded once.
 //
 // A write the server refuses (another phone recorded first, the turn
 // moved on) is dropped together with the writes of the same table made
 // after it, since each was made on the assumption that it went through;
-// the phone is told which, with the server's reason (onConflict).
+// the phone is told which, with the server's reason (the 'conflict' event).
 
 import * as api from './api.js';
 
