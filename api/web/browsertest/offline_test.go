@@ -112,6 +112,10 @@ func TestOfflinePhoneKeepsItsThrows(t *testing.T) {
 	host.tap(`[data-testid=start-round]`)
 	host.waitText(`[data-testid=whose-turn]`, "Ann")
 	host.waitFor("the screen kept on during the round", awake)
+	// The browser lets the lock go when the page is hidden; shown again,
+	// the page asks for it again.
+	eval[bool](host, `(window.locks.at(-1).release(), document.dispatchEvent(new Event('visibilitychange')), true)`)
+	host.waitFor("the screen kept on again", `window.locks.length === 2 && `+awake)
 
 	// The phone's wifi goes (the page is told) and nothing it might still
 	// send reaches the server: a page reloaded under Chromium's emulation
@@ -148,6 +152,28 @@ func TestOfflinePhoneKeepsItsThrows(t *testing.T) {
 	host.standFirst(6, 5, 4, 1, 1)
 	host.waitText(`[data-testid=result]`, "wins")
 	host.waitFor("the screen free to sleep after the round", `window.locks.length > 0 && !(`+awake+`)`)
+	if n := eval[int](host, `window.buzzes`); n != 0 {
+		t.Errorf("the host's phone buzzed %d times; it plays for everyone and buzzes for nobody", n)
+	}
+}
+
+// TestScreenStaysOnDuringAGame: a Battleship Royale table's phone holds
+// the screen on from the deal until the game is abandoned.
+func TestScreenStaysOnDuringAGame(t *testing.T) {
+	srv := startServer(t)
+	m := makeTableFull(t, srv.URL, map[string]any{"game": "royale", "players": []string{"Ann", "Bob"},
+		"royale": map[string]any{"mode": "standard", "fleet": "dealt", "die": "real", "ante": 0, "bounty": 0}})
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.spy()
+	host.hostOf(m)
+	host.tap(`[data-testid=start-game]`)
+	host.waitFor("the fleets to choose", `!!document.querySelector('[data-testid=fleets]')`)
+	host.waitFor("the screen kept on during the game", awake)
+	host.tap(`[data-testid=abandon]`)
+	host.tap(`[data-testid=abandon-yes]`)
+	host.waitText(`[data-testid=royale-result]`, "Game 1 abandoned")
+	host.waitFor("the screen free to sleep after the game", `window.locks.length > 0 && !(`+awake+`)`)
 }
 
 // TestPhoneRecoversAfterOutage (issue 13, item 4): the server goes down as
