@@ -8,9 +8,8 @@
 // keeps its throws and sends them once each when it is back, recovers by
 // itself after a server outage, explains a waiting throw the server
 // refused, opens the app from its service worker and updates it by itself.
-// Each screen is saved as a
-// PNG under artifacts/screenshots/ at the repository root, scrolled to the
-// top.
+// Each screen is saved as a PNG under artifacts/screenshots/ at the
+// repository root, scrolled to the top.
 //
 // Chromium is found through $CHROMIUM or as chromium, chromium-browser or
 // google-chrome on the PATH. Without it the tests fail (they are never
