@@ -155,8 +155,12 @@ let dbp = null;
 function db() {
   if (!dbp) {
     dbp = new Promise((resolve) => {
-      if (!('indexedDB' in self)) return resolve(null);
-      const open = indexedDB.open(DB, 1);
+      let open;
+      try {
+        open = indexedDB.open(DB, 1);
+      } catch {
+        return resolve(null); // no IndexedDB here, or not allowed
+      }
       open.onupgradeneeded = () => open.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
       open.onsuccess = () => resolve(open.result);
       open.onerror = () => resolve(null);
