@@ -23,12 +23,16 @@ export function installApp() {
     workers++;
     if (workers === 2) reloadWhenIdle();
   });
-  sw.register('/app/sw.js', { scope: '/', updateViaCache: 'none' }).then((reg) => {
+  // The worker is registered once the page has loaded: on a first visit its
+  // caching of every file must not hold up what the page itself asks for.
+  const register = () => sw.register('/app/sw.js', { scope: '/', updateViaCache: 'none' }).then((reg) => {
     // A phone left open all night looks for a new version when it wakes.
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') reg.update().catch(() => {});
     });
   }, () => {});
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }
 
 // reloadWhenIdle reloads now, or once the field being typed in is left.
