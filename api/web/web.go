@@ -16,6 +16,9 @@
 // and its discards (or the cards typed from the box), the board with 48px
 // cells that scrolls sideways on a narrow phone, the turn, and the result
 // with every revealed fleet checked in the browser against its commitment.
+// outbox.js keeps the writes not sent yet (waiting.js shows them), pwa.js
+// registers the service worker (sw.js), and awake.js holds the screen on and
+// buzzes on a player's turn.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
@@ -48,6 +51,34 @@
 //     retry of a request still in flight waits for it and replays its
 //     answer); a refusal from the rules drops the key, since the
 //     corrected entry is a new intention.
+//   - Offline: the game actions (a round's throws, stands, claims and cups;
+//     a Battleship Royale game's actions) go through the outbox: stored in
+//     IndexedDB with their key before they are first sent, and sent one at
+//     a time in the order made. One that gets no answer after two tries
+//     (or is made while the phone knows it is offline, or behind one that
+//     waits) waits on the phone, "N waiting to send" on every screen, and
+//     the pad is free for the next throw; they go by themselves on the
+//     online event, when the live stream reopens, and on a retry every 0.5
+//     to 4 s, never on a tap. A refusal of a write that waited (409, 422:
+//     another phone recorded first) drops it and the later writes of its
+//     table, which assumed it, and says so with the server's words until
+//     dismissed. Other writes (money, seats, starting) still need the
+//     network, as their answers decide what comes next.
+//   - Installable: a manifest with PNG icons (192 and 512, plain and
+//     maskable, drawn once from icon.svg) and a service worker at
+//     /app/sw.js whose scope is the whole site (Service-Worker-Allowed).
+//     The server writes into sw.js, at start-up, a version (a hash of every
+//     other file) and the list of those files: the worker caches them all
+//     under that version and serves them cache-first, so the app opens with
+//     no network and never mixes two versions; the API is never cached. A
+//     new deployment is a new worker, found on the next visit or when the
+//     phone wakes: it replaces the cache and the page reloads once (after
+//     the field being typed in is left). Each table's last view is kept in
+//     localStorage, so a table opened offline shows as it last was.
+//   - Awake: the Screen Wake Lock is held while a round or a game is open
+//     and asked for again when the page is visible again; a player's phone
+//     (not the host's, which plays for everyone) buzzes once when its turn
+//     comes, not for a turn already there when the table is opened.
 //   - Live updates: the app refetches the table and the current round on
 //     each "change", on a "sync" whose sequence number it has not seen (which
 //     is what a reconnect sends first), when the phone wakes and when it comes
@@ -177,6 +208,7 @@ func NewHandler() *Handler {
 	if err != nil {
 		panic("web: reading the embedded app: " + err.Error())
 	}
+	versionWorker(h.assets)
 	return h
 }
 
@@ -215,6 +247,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/" {
 		hd.Set("Content-Security-Policy", csp)
 		hd.Set("Referrer-Policy", "no-referrer")
+	}
+	if r.URL.Path == workerPath {
+		hd.Set("Service-Worker-Allowed", "/")
 	}
 	if etagMatches(r.Header.Get("If-None-Match"), a.etag) {
 		w.WriteHeader(http.StatusNotModified)

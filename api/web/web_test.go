@@ -41,6 +41,8 @@ func TestHandlerServesTheApp(t *testing.T) {
 		{"/app/style.css", "text/css; charset=utf-8", "--bg"},
 		{"/app/icon.svg", "image/svg+xml", "<svg"},
 		{"/app/vendor/qrcode.mjs", "text/javascript; charset=utf-8", "Licensed under the MIT license"},
+		{"/app/manifest.webmanifest", "application/manifest+json", `"start_url": "/"`},
+		{"/app/icon-192.png", "image/png", "\x89PNG"},
 	} {
 		res := get(t, h, http.MethodGet, tc.path, nil)
 		body, _ := io.ReadAll(res.Body)

@@ -22,6 +22,16 @@ export class Problem extends Error {
 /** Offline means the request never got an answer, even after retries. */
 export class Offline extends Error {}
 
+/**
+ * unanswered says whether err means the server did not judge the request:
+ * the network failed, or the server (or a proxy in front of it) was busy
+ * or down (408, 429, 502-504). Sending it again later may succeed.
+ */
+export function unanswered(err) {
+  if (err instanceof Offline) return true;
+  return err instanceof Problem && [408, 429, 502, 503, 504].includes(err.status);
+}
+
 const listeners = new Set();
 
 /** onNetwork calls fn(ok, note) whenever requests start or stop failing. */

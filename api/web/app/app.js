@@ -20,6 +20,10 @@ import { inviteTab } from './invite.js';
 import { isRevoked, revokedScreen } from './revoked.js';
 import { recoverScreen } from './recovery.js';
 import { joinNotices } from './joins.js';
+import { installApp } from './pwa.js';
+import * as outbox from './outbox.js';
+import { showOutbox } from './waiting.js';
+import { keepAwake, Turns } from './awake.js';
 
 const main = document.getElementById('main');
 const bannerEl = document.getElementById('banner');
@@ -35,6 +39,16 @@ function setBanner(source, message) {
 api.onNetwork((ok, note) => setBanner('net', ok ? null : note));
 window.addEventListener('offline', () => setBanner('net', 'Offline — waiting for the wifi…'));
 window.addEventListener('online', () => setBanner('net', null));
+// A write that waited and then arrived, or was refused, changed the table:
+// the screen shows it as the server has it.
+showOutbox(document.getElementById('outbox'), (id) => {
+  if (session && session.id === id) session.refresh();
+});
+// The Play tab says what waits to be sent: it is redrawn when that changes.
+outbox.on('change', () => {
+  if (session && session.table) session.render();
+});
+installApp();
 
 // A Battleship Royale table's Play tab is the game's (royale.js).
 const play = (el, s) => (s.table.royale ? royaleTab(el, s) : playTab(el, s));
@@ -56,8 +70,21 @@ class Session {
     this.cache = {}; // what the money and history tabs fetched last, by key
     this.loading = null;
     this.again = false;
-    this.stop = watch(this.id, this.token, () => this.refresh(), (ok) =>
-      setBanner('live', ok ? null : 'Live updates lost — reconnecting…'));
+    // What this phone read last, shown at once (with no network, until the
+    // server answers again).
+    const kept = store.view(this.id);
+    if (Array.isArray(kept) && kept[0]) [this.table, this.round, this.game, this.seen] = [...kept, JSON.stringify(kept)];
+    this.turns = new Turns();
+    // The stream coming back means the server answers again: the waiting
+    // writes go at once, and the table is read again (nothing may have
+    // changed, but the "No connection" of a failed read must not stay).
+    let lost = false;
+    this.stop = watch(this.id, this.token, () => this.refresh(), (ok) => {
+      setBanner('live', ok ? null : 'Live updates lost — reconnecting…');
+      if (ok) outbox.kick();
+      if (ok && lost) this.refresh();
+      lost = !ok;
+    });
   }
 
   /** name is a player's name by id ("the bank" for 0). */
@@ -222,6 +249,8 @@ class Session {
    */
   render(force = false) {
     if (!this.table || this.revoked) return;
+    this.awake();
+    this.keep();
     const [, tab] = TABS[this.tab] || TABS.play;
     const old = main.querySelector('.tabbody');
     if (!force && old && old.dataset.tab === this.tab && typing(old)) {
@@ -237,8 +266,28 @@ class Session {
     tab(body, this);
   }
 
+  // keep stores what is about to be drawn, for an app opened offline.
+  keep() {
+    const view = JSON.stringify([this.table, this.round, this.game]);
+    if (view === this.kept) return;
+    this.kept = view;
+    store.keepView(this.id, view);
+  }
+
+  // awake keeps the screen on while a round or a game is open, and buzzes
+  // when it becomes this phone's player's turn.
+  awake() {
+    const r = this.round && this.round.status === 'playing' ? this.round : null;
+    const g = this.game && this.game.phase !== 'over' ? this.game : null;
+    keepAwake(!!(r || g));
+    const turn = r ? r.turn : g && g.phase === 'playing' ? g.turn : 0;
+    const mine = this.role === 'player' && turn === this.me && turn !== 0;
+    this.turns.see(mine ? `${r ? 'round' : 'game'} ${(r || g).number}, player ${turn}` : '');
+  }
+
   close() {
     this.stop();
+    keepAwake(false);
   }
 }
 

@@ -43,23 +43,34 @@ export function watch(id, token, refresh, status) {
       if (es.readyState === EventSource.CLOSED && !stopped) {
         es.close();
         timer = setTimeout(open, retry);
-        retry = Math.min(retry * 2, 15000);
+        retry = Math.min(retry * 2, 4000);
       }
     });
   };
-  // A phone back from sleep or back online refetches at once.
+  // A phone back from sleep or back online refetches at once; back online,
+  // a stream that is not open is opened again now rather than after the
+  // browser's own pause.
   const wake = () => {
     if (document.visibilityState === 'visible') refresh();
   };
+  const online = () => {
+    if (!stopped && es && es.readyState !== EventSource.OPEN) {
+      es.close();
+      clearTimeout(timer);
+      retry = 1000;
+      open();
+    }
+    refresh();
+  };
   document.addEventListener('visibilitychange', wake);
-  window.addEventListener('online', refresh);
+  window.addEventListener('online', online);
   open();
   return () => {
     stopped = true;
     clearTimeout(timer);
     if (es) es.close();
     document.removeEventListener('visibilitychange', wake);
-    window.removeEventListener('online', refresh);
+    window.removeEventListener('online', online);
   };
 }
 

@@ -4,6 +4,7 @@
 
 import { h, add } from './dom.js';
 import * as api from './api.js';
+import * as outbox from './outbox.js';
 import { dice, pad } from './dice.js';
 import { turnsCard, resultCard, gameCard } from './result.js';
 import { advisor } from './advisor.js';
@@ -58,6 +59,7 @@ function turnCard(s, r) {
   const next = r.next || {};
   const e = entryFor(s, r);
   const mine = s.mayRecordFor(who);
+  const queued = outbox.waiting(s.id).filter((w) => w.path === s.path(`/rounds/${r.number}/actions`));
   const title = s.role === 'player' && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
   const cargo = out.cargo && out.cargo.length ? out.cargo : mine && out.qualified ? next.rerollable || [] : [];
   const card = h('section.card.turn', { 'data-testid': 'turn' },
@@ -66,16 +68,15 @@ function turnCard(s, r) {
       `Declared score: ${r.declared}${r.declarer ? ` (by ${s.name(r.declarer)})` : ''}`),
     r.playoff && h('p.declared', 'Playoff round: only the tied players throw.'),
     verdict(out, cargo, mine),
-    h('p.next', { 'data-testid': 'next' }, nextLine(s, who, next, out, mine)));
+    h('p.next', { 'data-testid': 'next' }, queued.length ? waitingLine(queued) : nextLine(s, who, next, out, mine)));
   // The advice comes before the buttons: it is read before deciding.
   // The odds API knows no declared score, so a progressive pot gets no advice.
-  if (mine && !next.over && !s.table.ruleset.progressive) card.append(advisor(s, r, out, cargo));
-  if (mine) card.append(controls(s, r, e, out, next, cargo));
+  if (mine && !queued.length && !next.over && !s.table.ruleset.progressive) card.append(advisor(s, r, out, cargo));
+  if (mine) card.append(queued.length ? offlineControls(s, r, e) : controls(s, r, e, out, next, cargo));
   const calls = extras(s, r);
   if (calls) card.append(calls);
   if (e.error) {
-    card.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message,
-      e.error instanceof api.Offline && e.pending ? h('button.ghost', { type: 'button', onclick: () => send(s, r, e, e.pending.body) }, 'Try again') : null));
+    card.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message));
   }
   return card;
 }
@@ -104,6 +105,22 @@ function nextLine(s, who, next, out, mine) {
   if (next.mayReroll) return `${mine ? 'Stand or re-roll' : `${name} may stand or re-roll`} (${next.rollsLeft} ${next.rollsLeft === 1 ? 'roll' : 'rolls'} left).`;
   if (next.mayStand) return mine ? 'Stand to end the turn.' : `Waiting for ${name} to stand.`;
   return '';
+}
+
+// waitingLine replaces the engine's next step while this round's writes
+// wait to be sent: the phone cannot know it until the server has them.
+function waitingLine(queued) {
+  return `${queued.length} waiting to send. Enter the next throw if there is one: Tally checks each throw when it gets it.`;
+}
+
+// offlineControls are what this phone may record while its writes wait:
+// another throw (up to five dice, the engine judges when it gets it) or a
+// stand.
+function offlineControls(s, r, e) {
+  return h('div.reroll', pad({ need: 0, entry: e, onChange: () => s.render(), busy: e.busy, sendLabel: recordLabel,
+    onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice] }) }),
+  h('button.ghost', { type: 'button', disabled: e.busy, 'data-testid': 'stand',
+    onclick: () => send(s, r, e, { player: r.turn, kind: 'stand' }) }, 'Stand'));
 }
 
 // controls are the buttons of the phone that records this turn.
@@ -181,9 +198,11 @@ function extras(s, r) {
   return out.length ? h('div.actions', out) : null;
 }
 
-// send records one action. The key is made once per intended action and
-// kept while the network is down, so retries cannot record it twice; a
-// refusal drops it, since a corrected entry is a new intention.
+// send records one action through the outbox. The key is made once per
+// intended action and kept while the network is down, so retries cannot
+// record it twice; a refusal drops it, since a corrected entry is a new
+// intention. An action that cannot be sent now waits in the outbox, and
+// the pad is free for the next one.
 async function send(s, r, e, body) {
   const path = s.path(`/rounds/${r.number}/actions`);
   if (!e.pending || JSON.stringify(e.pending.body) !== JSON.stringify(body)) e.pending = api.write(path, body, s.token);
@@ -191,13 +210,27 @@ async function send(s, r, e, body) {
   e.error = null;
   s.render();
   try {
-    const round = await api.send(e.pending);
+    const round = await outbox.submit(s.id, e.pending, describe(s, body));
     s.ui.entry = null;
     s.setRound(round);
   } catch (err) {
+    if (err instanceof outbox.Queued) {
+      s.ui.entry = null;
+      s.render();
+      return;
+    }
     e.busy = false;
     e.error = err;
     if (err instanceof api.Problem) e.pending = null;
     s.render();
   }
+}
+
+// describe names an action in plain words, for the outbox on screen.
+function describe(s, body) {
+  const who = s.name(body.player);
+  if (body.kind === 'roll') return `${who}: ${body.rethrow ? 're-roll' : 'throw'} ${body.dice.join(' ')}`;
+  if (body.kind === 'stand') return `${who}: stand`;
+  if (body.kind === 'claim-automatic') return `${who}: claim the automatic`;
+  return `${who}: lift the cups`;
 }

@@ -9,6 +9,7 @@
 
 import { h, add, plural } from './dom.js';
 import * as api from './api.js';
+import * as outbox from './outbox.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { commitment } from './commit.js';
 
@@ -73,7 +74,8 @@ function act(s, g, body) {
 
 // sendGame sends a write that answers with a game, retried with the same
 // Idempotency-Key until it is answered, and shows the game (after done,
-// which drops the card's state); a refusal stays in u.error.
+// which drops the card's state); a refusal stays in u.error. A game action
+// goes through the outbox: one that cannot be sent now waits there.
 async function sendGame(s, u, path, body, done) {
   if (!u.pending || u.pending.path !== path || JSON.stringify(u.pending.body) !== JSON.stringify(body)) {
     u.pending = api.write(path, body, s.token);
@@ -82,15 +84,28 @@ async function sendGame(s, u, path, body, done) {
   u.error = null;
   s.render();
   try {
-    const game = await api.send(u.pending);
+    const game = await (path.endsWith('/actions') ? outbox.submit(s.id, u.pending, describe(s, body)) : api.send(u.pending));
     done(game);
     s.setGame(game);
   } catch (err) {
+    if (err instanceof outbox.Queued) {
+      done(null);
+      s.render();
+      return;
+    }
     u.busy = false;
     u.error = err;
     if (err instanceof api.Problem) u.pending = null;
     s.render();
   }
+}
+
+// describe names a game action in plain words, for the outbox on screen.
+function describe(s, body) {
+  const who = s.name(body.player);
+  const what = { hold: 'hold the fleet', keep: 'keep the hand', enter: 'enter the fleet', roll: `roll the die${body.die ? ` (${body.die})` : ''}`,
+    shoot: 'shoot', bonus: 'bonus shot', end: 'end the turn', sonar: `sonar ${body.line || ''}` }[body.kind] || body.kind;
+  return `${who}: ${what}${body.cells ? ` ${body.cells.join(' ')}` : ''}`;
 }
 
 // errorLine shows why the last action was refused.

@@ -30,11 +30,38 @@ export function save(entry) {
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 
-/** forget drops a table from this phone. */
+/** forget drops a table from this phone, and what it last read of it. */
 export function forget(id) {
   const all = JSON.parse(localStorage.getItem(KEY) || '{}');
   delete all[id];
   localStorage.setItem(KEY, JSON.stringify(all));
+  localStorage.removeItem(`${VIEW}${id}`);
+}
+
+// VIEW prefixes the key of what the phone last read of a table.
+const VIEW = 'tally.view.';
+
+/**
+ * keepView keeps what this phone's token last read of a table (its JSON
+ * text), so the app opened with no network shows the table as it last was
+ * rather than nothing. It is this phone's own view: a closed roll it may
+ * not read was never in it.
+ */
+export function keepView(id, text) {
+  try {
+    localStorage.setItem(`${VIEW}${id}`, text);
+  } catch {
+    // Storage full or switched off: the app opens online only.
+  }
+}
+
+/** view is what keepView kept of a table, parsed, or null. */
+export function view(id) {
+  try {
+    return JSON.parse(localStorage.getItem(`${VIEW}${id}`) || 'null');
+  } catch {
+    return null;
+  }
 }
 
 // HEAD is a chain head as the server writes it: "SEQ:HASH", the last

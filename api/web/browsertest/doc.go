@@ -4,9 +4,12 @@
 // engine refuse a bad entry, and settle up; the host's phone takes buy-ins,
 // seats a latecomer, takes players off, closes the table and pays out; a
 // round of six is played; a standard and an advanced game of Battleship
-// Royale are played to the end on three phones. Each screen is saved as a
-// PNG under artifacts/screenshots/ at the repository root, scrolled to the
-// top.
+// Royale are played to the end on three phones; a phone with no network
+// keeps its throws and sends them once each when it is back, recovers by
+// itself after a server outage, explains a waiting throw the server
+// refused, opens the app from its service worker and updates it by itself.
+// Each screen is saved as a PNG under artifacts/screenshots/ at the
+// repository root, scrolled to the top.
 //
 // Chromium is found through $CHROMIUM or as chromium, chromium-browser or
 // google-chrome on the PATH. Without it the tests fail (they are never

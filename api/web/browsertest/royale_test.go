@@ -59,6 +59,7 @@ func newRoyaleTable(t *testing.T, mode, die string) *royaleTable {
 	for _, name := range []string{"Bob", "Cy"} {
 		p := newPhone(t, browser, srv.URL, strings.ToLower(name))
 		p.open(strings.TrimPrefix(link, srv.URL))
+		p.waitSeats()
 		p.tap(`button.seat[data-name="` + name + `"]`)
 		p.waitText(`header .role`, "You: "+name)
 		rt.phones[name] = p

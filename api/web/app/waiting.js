@@ -1,0 +1,42 @@
+// waiting.js shows the outbox on every screen: how many writes wait to be
+// sent and what they are ("2 waiting to send"), and, when the server
+// refused a write that waited, what was not recorded, why (the server's
+// own words), and which later writes were dropped with it. The notice
+// stays until it is read and dismissed.
+
+import { h, replace } from './dom.js';
+import * as outbox from './outbox.js';
+
+const conflicts = [];
+
+/**
+ * showOutbox keeps el up to date with the outbox, and calls refresh(table)
+ * when a waiting write of that table arrived or was refused, so the screen
+ * shows the table as the server has it.
+ */
+export function showOutbox(el, refresh) {
+  const draw = () => render(el);
+  outbox.on('change', draw);
+  outbox.on('sent', refresh);
+  outbox.on('conflict', (c) => {
+    conflicts.push(c);
+    draw();
+    refresh(c.table);
+  });
+  draw();
+}
+
+function render(el) {
+  const waiting = outbox.waiting();
+  const strip = waiting.length ? h('div.waiting', { role: 'status', 'data-testid': 'waiting' },
+    h('p.count', `${waiting.length} waiting to send`),
+    h('p.what', waiting.map((w) => w.label).join(' · ')),
+    h('p.when', 'Kept on this phone; they go, in this order, as soon as Tally answers again.')) : null;
+  const notices = conflicts.map((c, i) => h('div.conflict', { role: 'alert', 'data-testid': 'conflict' },
+    h('p', h('b', `Not recorded: ${c.refused}.`), ` Tally said: ${c.reason.replace(/([^.!?])$/, '$1.')}`),
+    c.dropped.length > 0 && h('p', `Also not sent, since ${c.dropped.length === 1 ? 'it was' : 'they were'} made after it: ${c.dropped.join(' · ')}.`),
+    h('p', 'The screen now shows the table as Tally has it.'),
+    h('button', { type: 'button', 'data-testid': 'conflict-ok', onclick: () => { conflicts.splice(i, 1); render(el); } }, 'OK')));
+  el.hidden = !strip && !notices.length;
+  replace(el, strip, notices);
+}
