@@ -184,7 +184,7 @@ function controls(s, r, e, t, next) {
   if (!next.mayStand && !next.mayReroll) return null;
   const { faces, whole, count } = rerollPlan(s, t, next);
   if (!e.rerolling) {
-    const stand = known ? `Stand on ${sum(cargo)}${cup ? ' — under the cup' : ''}` : 'Stand (the score is under the cup)';
+    const stand = known ? `Stand on ${sum(cargo)}${cup ? ' — under the cup' : ''}` : 'Stand (under the cup)';
     return h('div.actions',
       next.mayStand && h('button.primary', { type: 'button', disabled: e.busy, 'data-testid': 'stand',
         onclick: () => send(s, r, e, { player: r.turn, kind: 'stand' }) }, stand),

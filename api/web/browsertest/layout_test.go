@@ -38,7 +38,7 @@ func newPhoneOn(t *testing.T, browser context.Context, base, name string, sc scr
 }
 
 // inViewJS says why the element matching the selector is not where a thumb
-// can reach it (” when it is): missing, out of the screen, under the
+// can reach it (empty when it is): missing, out of the screen, under the
 // sticky header or the tab bar, or covered where it would be tapped.
 const inViewJS = `((sel) => {
   const el = document.querySelector(sel);
