@@ -10,8 +10,8 @@ import { h } from './dom.js';
 const STARTS = [
   ['rotate-left', 'The next player to the left'],
   ['rotate-right', 'The next player to the right'],
-  ['roll-off', 'A roll-off before the first round: lowest five dice start, then to the left'],
-  ['loser-first', 'The lowest scorer of the last round'],
+  ['roll-off', 'A roll-off: lowest five dice'],
+  ['loser-first', 'Last round’s lowest scorer'],
 ];
 
 /**
@@ -40,9 +40,9 @@ export function diceOptions(rs, form, draw) {
         onchange: (e) => { form.noOverdraft = e.target.checked; } }), h('span', 'Nobody may go below zero',
         h('small', 'Players buy in with the host first')))),
     scarne && h('fieldset', h('legend', 'How the game ends'),
-      radio('goal-kind', goal.kind === 'points', 'First to a number of points', 'That round is played out; the highest total wins',
+      radio('goal-kind', 'points', goal.kind === 'points', 'First to a number of points', 'That round is played out; the highest total wins',
         () => { form.goal = { kind: 'points', target: 100 }; draw(); }),
-      radio('goal-kind', goal.kind === 'rounds', 'After a number of rounds', 'The highest total then wins',
+      radio('goal-kind', 'rounds', goal.kind === 'rounds', 'After a number of rounds', 'The highest total then wins',
         () => { form.goal = { kind: 'rounds', target: 10 }; draw(); }),
       h('label.field', goal.kind === 'points' ? 'Points to win' : 'Rounds to play', h('input', {
         type: 'number', inputmode: 'numeric', min: 1, max: 10000, step: 1, name: 'goal-target', value: goal.target,
@@ -62,17 +62,17 @@ export function diceOptions(rs, form, draw) {
       h('fieldset', h('legend', 'After a tie'),
         toggle('reanteOnTie', 'Everyone antes again', 'Off: the carried pot is played for without a new ante')),
       h('fieldset', h('legend', 'How the winner is paid'),
-        radio('payoff', !perPoint, 'The pot', 'The winner takes what everyone anted', () => { form.payoff = 'pot'; draw(); }),
-        radio('payoff', perPoint, 'Per point', 'Each other player also pays the winner for every point they lose by',
+        radio('payoff', 'pot', !perPoint, 'The pot', 'The winner takes what everyone anted', () => { form.payoff = 'pot'; draw(); }),
+        radio('payoff', 'per-point', perPoint, 'Per point', 'Each other player also pays the winner for every point they lose by',
           () => { form.payoff = 'per-point'; draw(); }),
         perPoint && number('stake', 'Paid per point', 1, rs.stake || 1))),
   ];
 }
 
 // radio is one choice of a group drawn as a big labelled row.
-function radio(name, on, label, note, pick) {
+function radio(name, value, on, label, note, pick) {
   return h('label.preset', { class: on ? 'on' : '' },
-    h('input', { type: 'radio', name, checked: on, onchange: pick }),
+    h('input', { type: 'radio', name, value, checked: on, onchange: pick }),
     h('span', h('b', label), h('small', note)));
 }
 

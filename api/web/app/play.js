@@ -14,6 +14,8 @@ import { startCard } from './start.js';
 export function playTab(el, s) {
   const t = s.table;
   const r = s.round;
+  // What this phone remembers of closed rolls it typed lasts the round.
+  keepOnly(s.id, r && r.status === 'playing' ? r.number : 0);
   if (t.status === 'closed') {
     const when = t.closedAt ? new Date(t.closedAt).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : '';
     el.append(h('section.card', { 'data-testid': 'closed-card' }, h('h2', 'This table is closed'),
@@ -23,17 +25,39 @@ export function playTab(el, s) {
     if (r && r.result) el.append(resultCard(s, r));
     return;
   }
-  if (t.game && t.game.totals) el.append(gameCard(s, t));
-  // What this phone remembers of closed rolls it typed lasts the round.
-  keepOnly(s.id, r && r.status === 'playing' ? r.number : 0);
+  const game = t.game && t.game.totals ? gameCard(s, t) : null;
   if (!r || r.status === 'settled') {
+    add(el, game);
     if (r) el.append(resultCard(s, r));
     if (!(t.game && t.game.over) && s.role !== 'audit') el.append(startCard(s));
     if (s.role === 'host') el.append(endNight(s));
     if (r) el.append(turnsCard(s, r, `Round ${r.number}: every throw`));
     return;
   }
-  el.append(turnCard(s, r), turnsCard(s, r));
+  // The turn comes first, where the thumb is; a game's totals after it.
+  const card = turnCard(s, r);
+  add(el, card, game, turnsCard(s, r));
+  if (s.ui.showTurn) {
+    s.ui.showTurn = false;
+    showTurn(card);
+  }
+}
+
+/**
+ * showTurn scrolls the turn card up under the header when it is not in
+ * full view once drawn. It runs after this phone's own write only (set
+ * s.ui.showTurn): the thumb that tapped far down the page, where the new
+ * turn would be out of sight, is the one that will tap next; a live update
+ * never moves the page under someone reading further down.
+ */
+function showTurn(card) {
+  requestAnimationFrame(() => {
+    if (!card.isConnected) return;
+    const top = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
+    const bottom = document.querySelector('nav.tabs')?.getBoundingClientRect().top ?? innerHeight;
+    const r = card.getBoundingClientRect();
+    if (r.top < top || r.bottom > bottom) window.scrollBy(0, r.top - top - 8);
+  });
 }
 
 // endNight takes the host to the Money tab's close confirmation: closing
@@ -112,7 +136,7 @@ function rerollLine(s, t, next) {
 // playoffLine says who throws in a playoff round, and why.
 function playoffLine(s) {
   const g = s.table.game;
-  return g && g.playoff && g.playoff.length ? `Playoff round to decide the tied game: only ${names(s, g.playoff)} throw, and the scores are not added to the totals.`
+  return g && g.playoff && g.playoff.length ? `Playoff to decide the tied game: only ${names(s, g.playoff)} throw.`
     : 'Playoff round: only the tied players throw.';
 }
 
@@ -260,6 +284,7 @@ async function send(s, r, e, body, memo) {
     const round = await api.send(e.pending);
     if (memo) rememberSealed(s, round, body, memo);
     s.ui.entry = null;
+    s.ui.showTurn = true;
     s.setRound(round);
   } catch (err) {
     e.busy = false;

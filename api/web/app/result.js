@@ -1,7 +1,7 @@
 // result.js describes rounds: the result in words (who won what, what
 // carried over) and every turn with its rolls, sealed ones as a covered cup.
 
-import { h, money } from './dom.js';
+import { h, money, plural } from './dom.js';
 import { dice, cup } from './dice.js';
 import { turnSeen } from './sealed.js';
 
@@ -108,10 +108,11 @@ function stateText(t, o, claimable) {
 export function gameCard(s, t) {
   const g = t.game;
   const goal = t.ruleset.goal || {};
-  const aim = goal.kind === 'points' ? `first to ${goal.target} points` : goal.kind === 'rounds' ? `best after ${goal.target} rounds` : '';
+  const aim = goal.kind === 'points' ? `first to ${plural(goal.target, 'point', 'points')}`
+    : goal.kind === 'rounds' ? `best after ${plural(goal.target, 'round', 'rounds')}` : '';
   const totals = [...g.totals].sort((a, b) => b.total - a.total);
   return h('section.card.game', { 'data-testid': 'game' },
     h('h2', g.over ? `Game over: ${s.name(g.winner)} wins` : `Game${aim ? `: ${aim}` : ''}`),
-    tiedGame(s, 'game-playoff'),
+    s.table.currentRound && tiedGame(s, 'game-playoff'),
     h('ul.scores', totals.map((x) => h('li', h('span', s.name(x.player)), h('b', String(x.total))))));
 }

@@ -23,7 +23,7 @@ export function startCard(s) {
   card.append(error || '', h('button.primary', {
     type: 'button', 'data-testid': 'start-round', disabled: ui.busy || (rollOff && ui.throws.length < active.length),
     onclick: () => start(s, ui, rollOff),
-  }, ui.busy ? 'Starting…' : `Start round ${ui.n}`));
+  }, ui.busy ? 'Starting…' : playoff(s) ? `Start the playoff (round ${ui.n})` : `Start round ${ui.n}`));
   return card;
 }
 
@@ -36,13 +36,21 @@ function anteLine(s) {
   const t = s.table;
   const g = t.game;
   const last = s.round && s.round.status === 'settled' ? s.round.result : null;
-  const playoff = g ? g.playoff : last && last.kind === 'playoff' ? last.playoff : null;
-  if (playoff && playoff.length) return `Playoff round: only ${names(s, playoff)} throw; nobody antes.`;
+  const tied = playoff(s);
+  if (tied) return `Playoff round: only ${names(s, tied)} throw; nobody antes.`;
   if (t.ruleset.ante <= 0) return 'No ante.';
   if (g && t.roundsPlayed > 0) return 'No ante: the game’s pot was made before the first round.';
   const carried = last && ['tie', 'no-qualify'].includes(last.kind);
   if (carried && !t.ruleset.reanteOnTie && !t.ruleset.progressive) return 'No ante: the pot carried over from the tie.';
   return `Everyone antes ${money(t.ruleset.ante, t.currency)}.`;
+}
+
+// playoff lists the players of the playoff the next round is, or null.
+function playoff(s) {
+  const g = s.table.game;
+  const last = s.round && s.round.status === 'settled' ? s.round.result : null;
+  const tied = g ? g.playoff : last && last.kind === 'playoff' ? last.playoff : null;
+  return tied && tied.length ? tied : null;
 }
 
 // rollOffEntry records each player's five dice in the order thrown; players
@@ -72,6 +80,7 @@ async function start(s, ui, rollOff) {
   try {
     const round = await api.send(ui.request);
     s.ui.start = null;
+    s.ui.showTurn = true;
     s.table.currentRound = round.number;
     s.setRound(round);
   } catch (err) {

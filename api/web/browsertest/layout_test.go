@@ -76,6 +76,43 @@ func (p *phone) thumb(sel, what string) {
 	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
 }
 
+// press taps the element matching sel once it is there and enabled,
+// scrolled to the middle of the screen as tap does. It finds the element
+// and where it stands in the page itself, so a redraw between finding and
+// tapping (which can leave chromedp waiting on a node that is gone) lands
+// the tap on the button drawn in its place.
+func (p *phone) press(sel string) {
+	p.t.Helper()
+	p.waitFor(sel+" to tap", fmt.Sprintf(`(() => { const el = document.querySelector(%q); return !!el && !el.disabled; })()`, sel))
+	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+  el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
+	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
+}
+
+// settled waits until the page has not changed for 300ms: the refetch
+// that follows a write has redrawn it, so no redraw lands between the two
+// halves of the next tap.
+func (p *phone) settled() {
+	p.t.Helper()
+	p.waitFor("the page to settle", `(() => {
+  if (!window.lastChange) {
+    window.lastChange = performance.now();
+    new MutationObserver(() => { window.lastChange = performance.now(); }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  }
+  return performance.now() - window.lastChange > 300;
+})()`)
+}
+
+// standOn records a first throw that puts to sea and stands on it.
+func (p *phone) standOn(faces ...int) {
+	p.t.Helper()
+	p.settled()
+	p.enter(faces...)
+	p.press(`[data-testid=send]`)
+	p.press(`[data-testid=stand]`)
+}
+
 // thumbDice taps faces on the entry pad where they stand.
 func (p *phone) thumbDice(faces ...int) {
 	p.t.Helper()
@@ -116,6 +153,7 @@ func TestPlayScreenFitsEveryPhone(t *testing.T) {
 			host.hostOf(m)
 			host.thumb(`[data-testid=start-round]`, "the start button")
 			host.waitText(`[data-testid=whose-turn]`, "Ann")
+			host.settled()
 			turn := func(step string) {
 				t.Helper()
 				host.inView(`[data-testid=whose-turn]`, "whose turn it is, "+step)
@@ -132,6 +170,7 @@ func TestPlayScreenFitsEveryPhone(t *testing.T) {
 			host.shot("entered")
 			host.thumb(`[data-testid=send]`, "Record 5 dice")
 			host.waitText(`[data-testid=stand]`, "Stand on 6")
+			host.settled()
 			turn("once qualified")
 			host.inView(`[data-testid=advisor]`, "the odds")
 			host.inView(`[data-testid=reroll]`, "the re-roll button")
@@ -145,6 +184,7 @@ func TestPlayScreenFitsEveryPhone(t *testing.T) {
 			host.shot("reroll")
 			host.thumb(`[data-testid=send]`, "Record 2 dice")
 			host.waitText(`[data-testid=stand]`, "Stand on 8 — under the cup")
+			host.settled()
 			host.shot("under-the-cup")
 			turn("after the closed re-roll")
 			host.inView(`[data-testid=advisor]`, "the odds")
@@ -152,18 +192,31 @@ func TestPlayScreenFitsEveryPhone(t *testing.T) {
 
 			// Bob banks the ship and the captain, then the crew.
 			host.waitText(`[data-testid=whose-turn]`, "Bob")
+			host.settled()
 			turn("on the next player's turn")
 			host.thumbDice(6, 5, 1, 1, 2)
 			host.thumb(`[data-testid=send]`, "Record 5 dice")
 			host.waitText(`[data-testid=next]`, "Throw 3 dice")
+			host.settled()
 			turn("after the first throw")
 			host.shot("second-throw")
 			host.thumbDice(4, 3, 3)
 			host.thumb(`[data-testid=send]`, "Record 3 dice")
 			host.waitText(`[data-testid=stand]`, "Stand on 6")
+			host.settled()
 			turn("once Bob is qualified")
 			host.inView(`[data-testid=stand]`, "the stand button")
 			host.shot("bob-qualified")
+
+			// A thumb that taps a button further down the page (here, after
+			// scrolling to the end of it) finds the next turn in view.
+			eval[bool](host, `(window.scrollTo(0, document.body.scrollHeight), true)`)
+			host.press(`[data-testid=stand]`)
+			host.waitText(`[data-testid=whose-turn]`, "Cy")
+			host.settled()
+			turn("after standing from further down the page")
+			host.inView(`[data-testid=send]`, "the record button")
+			host.shot("cy")
 		})
 	}
 }
