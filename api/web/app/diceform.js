@@ -59,7 +59,8 @@ export function diceOptions(rs, form, draw) {
         h('select', { name: 'start', 'aria-label': 'who throws first each round',
           onchange: (e) => { form.start = e.target.value; } },
         STARTS.map(([v, label]) => h('option', { value: v, selected: value(form, rs, 'start') === v }, label)))),
-      h('fieldset', h('legend', 'After a tie'),
+      // A game of rounds antes once, before its first round.
+      !scarne && h('fieldset', h('legend', 'After a tie'),
         toggle('reanteOnTie', 'Everyone antes again', 'Off: the carried pot is played for without a new ante')),
       h('fieldset', h('legend', 'How the winner is paid'),
         radio('payoff', 'pot', !perPoint, 'The pot', 'The winner takes what everyone anted', () => { form.payoff = 'pot'; draw(); }),
@@ -76,9 +77,15 @@ function radio(name, value, on, label, note, pick) {
     h('span', h('b', label), h('small', note)));
 }
 
-// value is an option's value on the form: as changed, else the preset's.
+// value is an option's value on the form: as changed, else its default.
 function value(form, rs, key) {
-  return form[key] ?? rs[key];
+  return form[key] ?? byDefault(form, rs, key);
+}
+
+// byDefault is an option's default on the form: the preset's, except that
+// a low game has no automatic unless the table says so (game.Ruleset).
+function byDefault(form, rs, key) {
+  return key === 'automatic' && value(form, rs, 'low') ? false : rs[key];
 }
 
 // OPTIONS are the options sent only when they differ from the preset's.
@@ -92,7 +99,7 @@ const OPTIONS = ['automatic', 'closedRolls', 'low', 'progressive', 'start', 'rea
 export function diceRequest(rs, form) {
   const options = {};
   for (const key of OPTIONS) {
-    if (form[key] !== undefined && form[key] !== rs[key]) options[key] = form[key];
+    if (form[key] !== undefined && form[key] !== byDefault(form, rs, key)) options[key] = form[key];
   }
   const num = (v) => (v === '' || v === undefined ? undefined : Number(v));
   const ante = num(form.ante) ?? rs.ante;

@@ -76,14 +76,15 @@ func (p *phone) thumb(sel, what string) {
 	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
 }
 
-// press taps the element matching sel once it is there and enabled,
-// scrolled to the middle of the screen as tap does. It finds the element
-// and where it stands in the page itself, so a redraw between finding and
-// tapping (which can leave chromedp waiting on a node that is gone) lands
-// the tap on the button drawn in its place.
+// press taps the element matching sel once it is there and enabled and
+// the page has settled, scrolled to the middle of the screen as tap does.
+// It finds the element and where it stands in the page itself, so a redraw
+// between finding and tapping (which can leave chromedp waiting on a node
+// that is gone) lands the tap on the button drawn in its place.
 func (p *phone) press(sel string) {
 	p.t.Helper()
 	p.waitFor(sel+" to tap", fmt.Sprintf(`(() => { const el = document.querySelector(%q); return !!el && !el.disabled; })()`, sel))
+	p.settled()
 	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const el = document.querySelector(%q);
   el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))

@@ -39,10 +39,11 @@ func TestSealedRollShowsOnlyOnThePhoneThatTypedIt(t *testing.T) {
 
 	host.tap(`[data-testid=start-round]`)
 	host.waitText(`[data-testid=whose-turn]`, "Ann")
+	host.settled()
 	host.enter(6, 5, 4, 3, 3)
 	host.tap(`[data-testid=send]`)
 	host.waitText(`[data-testid=stand]`, "Stand on 6")
-	host.tap(`[data-testid=reroll]`)
+	host.press(`[data-testid=reroll]`)
 	host.enter(6, 2)
 	host.tap(`[data-testid=send]`)
 
@@ -95,11 +96,9 @@ func TestSealedRollShowsOnlyOnThePhoneThatTypedIt(t *testing.T) {
 
 	// Ann stands; Bob throws and stands on 2, which ends the round: every
 	// cup is lifted, and the typing phone forgets Ann's roll.
-	host.tap(`[data-testid=stand]`)
+	host.press(`[data-testid=stand]`)
 	bob.waitText(`[data-testid=whose-turn]`, "Your turn")
-	bob.enter(6, 5, 4, 1, 1)
-	bob.tap(`[data-testid=send]`)
-	bob.tap(`[data-testid=stand]`)
+	bob.standOn(6, 5, 4, 1, 1)
 	for _, p := range []*phone{host, other, bob} {
 		p.waitText(`[data-testid=result]`, "Ann wins!")
 		p.waitFor("Ann's re-roll revealed on "+p.name, row("Ann")+`?.querySelector('.cup') === null && `+
