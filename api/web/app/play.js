@@ -5,7 +5,7 @@
 import { h, add, plural } from './dom.js';
 import * as api from './api.js';
 import { dice, pad, cup as cupIcon } from './dice.js';
-import { remember, turnSeen, cargoAfter, keepOnly } from './sealed.js';
+import { rememberTyped, turnSeen, keepOnly } from './sealed.js';
 import { turnsCard, resultCard, gameCard, names } from './result.js';
 import { advisor } from './advisor.js';
 import { startCard } from './start.js';
@@ -43,21 +43,18 @@ export function playTab(el, s) {
   }
 }
 
-/**
- * showTurn scrolls the turn card up under the header when it is not in
- * full view once drawn. It runs after this phone's own write only (set
- * s.ui.showTurn): the thumb that tapped far down the page, where the new
- * turn would be out of sight, is the one that will tap next; a live update
- * never moves the page under someone reading further down.
- */
+// showTurn scrolls the turn card up under the header when it is not in
+// full view once drawn. It runs after this phone's own write only (set
+// s.ui.showTurn): the thumb that tapped far down the page, where the new
+// turn would be out of sight, is the one that will tap next; a live update
+// never moves the page under someone reading further down. It scrolls at
+// once, while drawing, so the page never shows the button where it was.
 function showTurn(card) {
-  requestAnimationFrame(() => {
-    if (!card.isConnected) return;
-    const top = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
-    const bottom = document.querySelector('nav.tabs')?.getBoundingClientRect().top ?? innerHeight;
-    const r = card.getBoundingClientRect();
-    if (r.top < top || r.bottom > bottom) window.scrollBy(0, r.top - top - 8);
-  });
+  if (!card.isConnected) return;
+  const top = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
+  const bottom = document.querySelector('nav.tabs')?.getBoundingClientRect().top ?? innerHeight;
+  const r = card.getBoundingClientRect();
+  if (r.top < top || r.bottom > bottom) window.scrollBy(0, r.top - top - 8);
 }
 
 // endNight takes the host to the Money tab's close confirmation: closing
@@ -282,7 +279,7 @@ async function send(s, r, e, body, memo) {
   s.render();
   try {
     const round = await api.send(e.pending);
-    if (memo) rememberSealed(s, round, body, memo);
+    if (memo) rememberTyped(s.id, round, body, memo);
     s.ui.entry = null;
     s.ui.showTurn = true;
     s.setRound(round);
@@ -298,15 +295,4 @@ async function send(s, r, e, body, memo) {
       s.refresh();
     }
   }
-}
-
-// rememberSealed keeps the dice of a throw this phone typed that the
-// answer shows only as a cup.
-function rememberSealed(s, round, body, memo) {
-  const turn = round.turns.find((x) => x.player === body.player);
-  const roll = turn && turn.outcome.rolls[memo.roll - 1];
-  if (!roll || !roll.sealed) return;
-  const reroll = 'before' in memo;
-  const cargo = reroll && (memo.before || !body.rethrow) ? cargoAfter(memo.before || [], body.rethrow, body.dice) : null;
-  remember(s.id, round.number, body.player, memo.roll, body.dice, cargo);
 }

@@ -27,19 +27,32 @@ function store(table, all) {
   }
 }
 
-/**
- * remember keeps the dice this phone typed for roll `roll` (1-based) of
- * player's turn in round `round`, and the cargo they leave (null when the
- * throw was not a cargo re-roll).
- */
-export function remember(table, round, player, roll, dice, cargo) {
+// remember keeps the dice this phone typed for roll `roll` (1-based) of
+// player's turn in round `round`, and the cargo they leave (null when the
+// throw was not a cargo re-roll).
+function remember(table, round, player, roll, dice, cargo) {
   const all = load(table);
   all[`${round}/${player}/${roll}`] = { dice: [...dice], cargo: cargo ? [...cargo] : null };
   store(table, all);
 }
 
-/** recall is what this phone typed for that roll, or null. */
-export function recall(table, round, player, roll) {
+/**
+ * rememberTyped keeps a throw this phone typed (body, a roll action) if
+ * the answer (round) shows it sealed from this phone's token. memo holds
+ * the roll's number and, for a cargo re-roll, the cargo before it (null
+ * when this phone did not know it).
+ */
+export function rememberTyped(table, round, body, memo) {
+  const turn = round.turns.find((x) => x.player === body.player);
+  const roll = turn && turn.outcome.rolls[memo.roll - 1];
+  if (!roll || !roll.sealed) return;
+  const reroll = 'before' in memo;
+  const cargo = reroll && (memo.before || !body.rethrow) ? cargoAfter(memo.before || [], body.rethrow, body.dice) : null;
+  remember(table, round.number, body.player, memo.roll, body.dice, cargo);
+}
+
+// recall is what this phone typed for that roll, or null.
+function recall(table, round, player, roll) {
   return load(table)[`${round}/${player}/${roll}`] || null;
 }
 
@@ -79,12 +92,10 @@ export function turnSeen(table, round, player, outcome) {
   return { rolls, cargo };
 }
 
-/**
- * cargoAfter is the cargo a re-roll leaves: the cargo before it, less the
- * dice picked up, plus the new throw, highest first as the engine lists
- * cargo. Picking up none by name throws all of it again.
- */
-export function cargoAfter(before, rethrow, dice) {
+// cargoAfter is the cargo a re-roll leaves: the cargo before it, less the
+// dice picked up, plus the new throw, highest first as the engine lists
+// cargo. Picking up none by name throws all of it again.
+function cargoAfter(before, rethrow, dice) {
   if (!rethrow || !rethrow.length) return [...dice].sort((a, b) => b - a);
   const left = [...before];
   for (const f of rethrow) {
