@@ -142,7 +142,8 @@ func (p *phone) facesInOneRow() {
 // host's phone at 390x844, 360x640 and on its side (844x390, 640x360),
 // tapping only what is on screen without scrolling: the turn and its record
 // button stay in view, clear of the header and the tab bar, after every
-// throw; on its side the six faces fit on one row.
+// throw, also when the tap came from further down the page; on its side
+// the six faces fit on one row; and nothing ends under the tab bar.
 func TestPlayScreenFitsEveryPhone(t *testing.T) {
 	srv := startServer(t)
 	browser := startBrowser(t)
@@ -218,6 +219,16 @@ func TestPlayScreenFitsEveryPhone(t *testing.T) {
 			turn("after standing from further down the page")
 			host.inView(`[data-testid=send]`, "the record button")
 			host.shot("cy")
+
+			// At the end of the page the last card clears the tab bar.
+			if why := eval[string](host, `(() => {
+  window.scrollTo(0, document.body.scrollHeight);
+  const last = [...document.querySelectorAll('main .card')].pop().getBoundingClientRect();
+  const tabs = document.querySelector('nav.tabs').getBoundingClientRect();
+  return last.bottom <= tabs.top ? '' : 'the last card ends at ' + last.bottom + ', under the tab bar at ' + tabs.top;
+})()`); why != "" {
+				t.Fatalf("%s: %s", host.name, why)
+			}
 		})
 	}
 }
