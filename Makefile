@@ -1,15 +1,16 @@
 # Tally's two commands are `make run` (start tallyd) and `make test` (every
 # test). Both first make sure the PostgreSQL server binaries are installed,
 # because tallyd and the tests start a private PostgreSQL when DATABASE_URL is
-# not set.
+# not set. `make run ARGS="--addr :9090"` passes ARGS to tallyd.
 
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
 .PHONY: run test postgres-binaries test-tools chromium build vet generate generated bench
 
+ARGS ?=
 run: postgres-binaries
-	$(GO) run ./cmd/tallyd
+	$(GO) run ./cmd/tallyd $(ARGS)
 
 build:
 	$(GO) build -o bin/tallyd ./cmd/tallyd

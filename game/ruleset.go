@@ -126,9 +126,11 @@ type Options struct {
 	Goal *Goal `json:"goal,omitempty"`
 }
 
-// PresetInfo describes a preset for people choosing one.
+// PresetInfo describes a preset for people choosing one: Name is what the
+// API takes ("ship-of-fools"), Title what people call it ("Ship of Fools").
 type PresetInfo struct {
 	Name        string `json:"name"`
+	Title       string `json:"title"`
 	Source      string `json:"source"`
 	Description string `json:"description"`
 }
@@ -153,19 +155,19 @@ type preset struct {
 
 // presets holds each preset's defaults, in the order people are shown them.
 var presets = []preset{
-	{PresetInfo{"bar", "bar-rules-automatics.txt", "Bar rules: 6-5-4, both cargo dice re-rolled together, closed rolls, 6-6 automatic, one tie all tie."},
+	{PresetInfo{"bar", "Bar rules", "bar-rules-automatics.txt", "6-5-4, both cargo dice re-rolled together, closed rolls, 6-6 automatic, one tie all tie."},
 		Ruleset{Family: FamilyShip, Sequences: [][]int{seq654}, Cargo: CargoTogether, Automatic: true, ClosedRolls: true, Ties: TieOneTieAllTie, NoQualify: NoQualifyAllTie}},
-	{PresetInfo{"classic", "ship-captain-crew-variants.txt", "Classic: 6-5-4, re-roll one or both cargo dice, highest cargo wins, ties split."},
+	{PresetInfo{"classic", "Classic", "ship-captain-crew-variants.txt", "6-5-4, re-roll one or both cargo dice, highest cargo wins, ties split."},
 		Ruleset{Family: FamilyShip, Sequences: [][]int{seq654}, Cargo: CargoAny, Ties: TieSplit, NoQualify: NoQualifyAllTie}},
-	{PresetInfo{"scarne", "scarne-battleship.txt", "Scarne's Battleship: a game of rounds to 100 points (or ten rounds), roll-off for first, playoff on a tie."},
+	{PresetInfo{"scarne", "Scarne's Battleship", "scarne-battleship.txt", "A game of rounds to 100 points (or ten rounds), roll-off for first, playoff on a tie."},
 		Ruleset{Family: FamilyShip, Sequences: [][]int{seq654}, Cargo: CargoAny, Ties: TiePlayoff, NoQualify: NoQualifyScoreZero, Start: StartRollOff, Goal: Goal{GoalPoints, 100}}},
-	{PresetInfo{"ship-of-fools", "ship-of-fools.txt", "Ship of Fools: 6-5-4, cargo re-rolled together, ties split, next round starts to the right."},
+	{PresetInfo{"ship-of-fools", "Ship of Fools", "ship-of-fools.txt", "6-5-4, cargo re-rolled together, ties split, next round starts to the right."},
 		Ruleset{Family: FamilyShip, Sequences: [][]int{seq654}, Cargo: CargoTogether, Ties: TieSplit, NoQualify: NoQualifyRefund, Start: StartRotateRight}},
-	{PresetInfo{"ship-captain", "ship-captain-crew-variants.txt", "Ship, Captain: only 6-5 is needed; three cargo dice score 3 to 18."},
+	{PresetInfo{"ship-captain", "Ship, Captain", "ship-captain-crew-variants.txt", "Only 6-5 is needed; three cargo dice score 3 to 18."},
 		Ruleset{Family: FamilyShip, Sequences: [][]int{seq65}, Cargo: CargoAny, Ties: TieSplit, NoQualify: NoQualifyAllTie}},
-	{PresetInfo{"low-or-high", "ship-captain-crew-variants.txt", "Low or High: either 6-5-4 or 1-2-3, in order, qualifies."},
+	{PresetInfo{"low-or-high", "Low or High", "ship-captain-crew-variants.txt", "Either 6-5-4 or 1-2-3, in order, qualifies."},
 		Ruleset{Family: FamilyShip, Sequences: [][]int{seq654, seq123}, Cargo: CargoAny, Ties: TieSplit, NoQualify: NoQualifyAllTie}},
-	{PresetInfo{"family-meier", "ship-captain-crew-variants.txt", "Die Familie Meier: throw 3, 2, then 1 die; find Mr (1) and Mrs (2) Meier; later dice are the children."},
+	{PresetInfo{"family-meier", "Die Familie Meier", "ship-captain-crew-variants.txt", "Throw 3, 2, then 1 die; find Mr (1) and Mrs (2) Meier; later dice are the children."},
 		Ruleset{Family: FamilyMeier, Cargo: CargoNone, Ties: TieSplit, NoQualify: NoQualifyAllTie}},
 }
 

@@ -120,8 +120,8 @@ func (b *Books) checkFunds(lines []Line) error {
 	for _, l := range lines {
 		have := b.Balance(l.Account)
 		if l.Amount > MaxBalance || l.Amount < -MaxBalance || have+l.Amount > MaxBalance || have+l.Amount < -MaxBalance {
-			return fmt.Errorf("%w: %s would hold %d %s, beyond the limit of %d either side of zero",
-				ErrInvalidAmount, b.accountName(l.Account), have+l.Amount, b.currency, MaxBalance)
+			return fmt.Errorf("%w: %s would hold %s, beyond the limit of %d either side of zero",
+				ErrInvalidAmount, b.accountName(l.Account), Units(have+l.Amount, b.currency), MaxBalance)
 		}
 		if l.Amount >= 0 || have+l.Amount >= 0 {
 			continue
@@ -130,8 +130,8 @@ func (b *Books) checkFunds(lines []Line) error {
 		case l.Account == Pot:
 			return fmt.Errorf("%w: the pot holds %d, cannot pay out %d", ErrPotEmpty, have, -l.Amount)
 		case l.Account.Kind == db.AccountPlayer && b.noOverdraft:
-			return fmt.Errorf("%w: %s has %d %s, not the %d this needs; nobody may go below zero at this table (a buy-in adds to a balance)",
-				ErrInsufficientFunds, b.accountName(l.Account), have, b.currency, -l.Amount)
+			return fmt.Errorf("%w: %s has %s, not the %d this needs; nobody may go below zero at this table (a buy-in adds to a balance)",
+				ErrInsufficientFunds, b.accountName(l.Account), Units(have, b.currency), -l.Amount)
 		}
 	}
 	return nil

@@ -45,8 +45,8 @@ const bankName = "Bank"
 // zero.
 func SettleUp(tableID int64, sheet BalanceSheet) (SettlePlan, error) {
 	if sheet.Pot != 0 {
-		return SettlePlan{}, fmt.Errorf("%w: the pot still holds %d %s: close the table or finish the carry-over first",
-			ErrPotNotEmpty, sheet.Pot, sheet.Currency)
+		return SettlePlan{}, fmt.Errorf("%w: the pot still holds %s: close the table or finish the carry-over first",
+			ErrPotNotEmpty, Units(sheet.Pot, sheet.Currency))
 	}
 	plan := SettlePlan{TableID: tableID, Currency: sheet.Currency, Parties: []Party{}, Payments: []SettlePayment{}}
 	for _, p := range sheet.Players {
@@ -77,7 +77,7 @@ func SettleUp(tableID int64, sheet BalanceSheet) (SettlePlan, error) {
 func (p SettlePlan) WhoOwesWhom() []string {
 	lines := make([]string, len(p.Payments))
 	for i, pay := range p.Payments {
-		lines[i] = fmt.Sprintf("%s pays %s %d %s", pay.From.Name, pay.To.Name, pay.Amount, p.Currency)
+		lines[i] = fmt.Sprintf("%s pays %s %s", pay.From.Name, pay.To.Name, Units(pay.Amount, p.Currency))
 	}
 	return lines
 }
@@ -88,9 +88,9 @@ func (p SettlePlan) Standing() []string {
 	lines := make([]string, len(p.Parties))
 	for i, party := range p.Parties {
 		if party.Balance < 0 {
-			lines[i] = fmt.Sprintf("%s owes %d %s", party.Name, -party.Balance, p.Currency)
+			lines[i] = fmt.Sprintf("%s owes %s", party.Name, Units(-party.Balance, p.Currency))
 		} else {
-			lines[i] = fmt.Sprintf("%s is owed %d %s", party.Name, party.Balance, p.Currency)
+			lines[i] = fmt.Sprintf("%s is owed %s", party.Name, Units(party.Balance, p.Currency))
 		}
 	}
 	return lines

@@ -7,8 +7,10 @@ import * as api from './api.js';
 /**
  * advisor returns the advisor's line for the turn in play; it fills in when
  * the answer arrives and remembers it, so live re-renders do not ask again.
+ * whole leaves out the choices that keep some cargo: a phone that may only
+ * throw all of it again (cargo under the cup) cannot take them.
  */
-export function advisor(s, r, out, cargo) {
+export function advisor(s, r, out, cargo, whole = false) {
   const next = r.next;
   const req = {
     ruleset: s.table.ruleset,
@@ -24,23 +26,25 @@ export function advisor(s, r, out, cargo) {
   const el = h('p.advisor', { 'data-testid': 'advisor', 'aria-live': 'polite' });
   const odds = s.ui.odds || (s.ui.odds = new Map());
   if (odds.has(key)) {
-    fill(el, odds.get(key), req.cargo.length, hidden);
+    fill(el, odds.get(key), req.cargo.length, hidden, whole);
     return el;
   }
   el.textContent = 'Working out the odds…';
   api.send({ method: 'POST', path: '/v1/odds', body: req }, 2).then((advice) => {
     odds.set(key, advice);
-    fill(el, advice, req.cargo.length, hidden);
+    fill(el, advice, req.cargo.length, hidden, whole);
   }, () => {
     el.textContent = '';
   });
   return el;
 }
 
-function fill(el, advice, cargoCount, hidden) {
+function fill(el, advice, cargoCount, hidden, whole) {
   const best = advice.best && advice.best.win ? advice.best.win.choice : -1;
-  replace(el, h('span.muted', 'Odds: '), advice.choices.map((c, i) => [
-    i > 0 ? ' / ' : '',
+  const shown = advice.choices.map((c, i) => ({ c, i }))
+    .filter(({ c }) => !whole || c.kind !== 'reroll' || (c.rethrow || []).length === cargoCount);
+  replace(el, h('span.muted', 'Odds: '), shown.map(({ c, i }, n) => [
+    n > 0 ? ' / ' : '',
     h(i === best ? 'b' : 'span', `${label(c, cargoCount)}: ${pct(c.pWin)} to win`)]),
   hidden ? h('span.muted', ' (scores under a cup not counted)') : null);
 }

@@ -7,7 +7,7 @@
 //   #recover=CODE  become the host with a host recovery code (its QR link)
 //   #t=ID&tab=...  a table: play, money, history or invite
 
-import { h, replace } from './dom.js';
+import { h, replace, unit } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
@@ -312,6 +312,8 @@ function header(s) {
   const who = s.role === 'host' ? 'Host phone' : s.role === 'player' ? `You: ${s.name(s.me)}${me && me.leftAt ? ' (left)' : ''}` : 'Read only';
   const closed = s.table.status === 'closed';
   const cell = (label, value, id) => h('div.stat', { 'data-testid': id }, h('span.label', label), h('span.value', value));
+  // The pot says its unit: the number big, the unit small beside it.
+  const pot = (n) => [String(n), h('small.unit', ` ${unit(n, s.table.currency)}`)];
   if (s.table.royale) {
     const g = s.game && s.game.phase === 'playing' ? s.game : null;
     const out = g ? g.players.filter((p) => p.eliminated).length : 0;
@@ -319,7 +321,7 @@ function header(s) {
       h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', s.table.name),
         closed ? h('span.chip', { 'data-testid': 'closed' }, 'Closed') : null, h('span.role', who)),
       h('div.stats',
-        cell('Pot', `${g ? g.pot : s.table.pot}`, 'pot'),
+        cell('Pot', pot(g ? g.pot : s.table.pot), 'pot'),
         cell('Turn', g ? s.name(g.turn) : '—', 'turn-of'),
         cell('Out', g ? String(out) : '—', 'out'),
         cell('Game', String(s.table.royale.currentGame || s.table.royale.gamesPlayed || '—'), 'game')));
@@ -328,7 +330,7 @@ function header(s) {
     h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', s.table.name),
       closed ? h('span.chip', { 'data-testid': 'closed' }, 'Closed') : null, h('span.role', who)),
     h('div.stats',
-      cell('Pot', `${r ? r.pot : s.table.pot}`, 'pot'),
+      cell('Pot', pot(r ? r.pot : s.table.pot), 'pot'),
       cell('Point', r && r.point !== undefined ? String(r.point) : '—', 'point'),
       cell('Hammer', r && r.hammer ? s.name(r.hammer) : '—', 'hammer'),
       cell('Round', String(s.table.currentRound || s.table.roundsPlayed || '—'), 'round')));

@@ -1,7 +1,10 @@
 // dice.js draws dice as pips (readable at a glance in a dark bar), the
 // covered cup of a sealed roll, and the entry pad players tap faces on.
 
-import { h } from './dom.js';
+import { h, plural } from './dom.js';
+
+// MAX_DICE is the most dice any throw has.
+const MAX_DICE = 5;
 
 // PIPS places each face's pips on a 3x3 grid, cells numbered 1 to 9.
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
@@ -27,20 +30,24 @@ export function cup() {
   return h('span.cup', { role: 'img', 'aria-label': 'under the cup', title: 'under the cup' });
 }
 
-// MAX_DICE is the most dice any throw has.
-const MAX_DICE = 5;
-
 /**
  * pad is the entry pad: six big faces, the tray of dice entered so far (tap
  * one to take it back) and the send button. `need` is how many dice this
- * throw has, shown as empty slots; up to five may be entered all the same,
- * because the engine, not the pad, is the judge of a throw: a wrong count
- * comes back with the engine's reason. `entry.dice` holds the faces (mutated
- * here); `onChange` re-renders; `sendLabel(n)` names the button; `bad` is the
- * 1-based die the engine objected to, to highlight it.
+ * throw has, which the round's `next` (or the cargo picked up) says: the
+ * faces take no more than that, and the button offers to send only a throw
+ * of exactly that many, so a count the rules refuse is never offered.
+ * `entry.dice` holds the faces (mutated here); `onChange` re-renders;
+ * `sendLabel(n)` names the button once the throw is whole; `bad` is the
+ * 1-based die the engine objected to, to highlight it; `aside` is a button
+ * to put beside the send button (a way back). A `need` of 0 is a throw whose
+ * count the phone cannot know (written while earlier ones wait to be sent):
+ * up to five dice, any count, and the engine judges it when it arrives.
  */
-export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra }) {
-  const full = entry.dice.length >= MAX_DICE;
+export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra, aside }) {
+  const most = need || MAX_DICE;
+  if (entry.dice.length > most) entry.dice.length = most;
+  const full = entry.dice.length >= most;
+  const ready = need ? full : entry.dice.length > 0;
   const tray = h('div.tray', { 'aria-label': 'dice entered', 'data-testid': 'tray' },
     entry.dice.map((f, i) => h('button.traydie', {
       type: 'button', 'aria-label': `remove ${f}`, dataset: { face: f },
@@ -49,10 +56,14 @@ export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra
     Array.from({ length: Math.max(0, need - entry.dice.length) }, () => h('span.slot')));
   const faces = h('div.faces', [1, 2, 3, 4, 5, 6].map((f) => h('button.face', {
     type: 'button', 'aria-label': `add ${f}`, disabled: full || busy, dataset: { face: f },
-    onclick: () => { if (entry.dice.length < MAX_DICE) { entry.dice.push(f); onChange(); } },
+    onclick: () => { if (entry.dice.length < most) { entry.dice.push(f); onChange(); } },
   }, die(f, 'lg'))));
+  const left = need - entry.dice.length;
+  const label = busy ? 'Sending…' : ready ? sendLabel(entry.dice.length)
+    : entry.dice.length ? `Tap ${plural(left, 'more die', 'more dice')}` : !need ? 'Tap the dice you see'
+      : `Tap the ${need === 1 ? 'die' : `${need} dice`} you see`;
   const send = h('button.primary.send', {
-    type: 'button', disabled: !entry.dice.length || busy || (extra && extra.blocked), onclick: onSend, 'data-testid': 'send',
-  }, busy ? 'Sending…' : sendLabel(entry.dice.length));
-  return h('div.pad', tray, faces, extra && extra.node, send);
+    type: 'button', disabled: !ready || busy || (extra && extra.blocked), onclick: onSend, 'data-testid': 'send',
+  }, label);
+  return h('div.pad', tray, faces, extra && extra.node, aside ? h('div.sendrow', aside, send) : send);
 }

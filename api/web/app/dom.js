@@ -64,7 +64,26 @@ export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** money formats an amount in the table's unit, e.g. "4 quarters". */
+/**
+ * money formats an amount in the table's unit: "4 quarters", "1 quarter",
+ * "-1 chip". The unit is a label the host typed, plural as tables name it
+ * ("units", "gold pieces"); one of it drops the plural ending.
+ */
 export function money(amount, currency) {
-  return `${amount} ${currency}`;
+  return `${amount} ${unit(amount, currency)}`;
+}
+
+/** unit is the table's unit as said after amount: "quarter" after 1. */
+export function unit(amount, currency) {
+  return Math.abs(amount) === 1 ? singular(currency) : currency;
+}
+
+// singular is one of a plural unit label: "pennies" → "penny", "quarters"
+// → "quarter", "gold pieces" → "gold piece"; a label that does not end in
+// a plural s ("cash", "€", "bitcoin") stays as it is.
+function singular(label) {
+  if (/[^aeiou]ies$/i.test(label)) return label.slice(0, -3) + 'y';
+  if (/(ch|sh|x|ss)es$/i.test(label)) return label.slice(0, -2);
+  if (/[^s'us]s$/i.test(label)) return label.slice(0, -1);
+  return label;
 }

@@ -5,6 +5,7 @@ import { h, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { plainCode, isCodeLength } from './invite.js';
+import { diceOptions, diceRequest } from './diceform.js';
 
 /** homeScreen lists this phone's tables and offers to start or join one. */
 export function homeScreen(main) {
@@ -37,52 +38,29 @@ export async function startScreen(main) {
 }
 
 // startForm draws the table form; form holds what was typed across redraws.
+// A preset is shown by its title; picking one starts from its defaults.
 function startForm(presets, form, draw) {
-  const preset = presets.find((p) => p.name === form.preset);
-  const rs = preset.ruleset;
-  const opt = (key, label) => h('label.toggle', h('input', {
-    type: 'checkbox', checked: form[key] ?? rs[key], onchange: (e) => { form[key] = e.target.checked; },
-  }), h('span', label));
+  const rs = presets.find((p) => p.name === form.preset).ruleset;
   const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
-  const submit = (e) => makeTable(e, form, tableRequest(rs, form), error);
+  const submit = (e) => makeTable(e, form, diceRequest(rs, form), error);
   return h('form.card.start', { onsubmit: submit },
     h('h2', 'Start a table'),
     gamePicker(form, draw),
     h('fieldset', h('legend', 'Game'), presets.map((p) => h('label.preset', { class: p.name === form.preset ? 'on' : '' },
       h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === form.preset,
-        onchange: () => { form.preset = p.name; form.ante = undefined; draw(); } }),
-      h('span', h('b', p.name), h('small', p.description))))),
-    h('fieldset', h('legend', 'Money'),
-      h('div.pair',
-        h('label.field', 'Ante', h('input', { type: 'number', inputmode: 'numeric', min: 0, name: 'ante',
-          value: form.ante ?? rs.ante, oninput: (e) => { form.ante = e.target.value; } })),
-        h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
-          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
-      h('label.toggle', h('input', { type: 'checkbox', checked: !!form.noOverdraft,
-        onchange: (e) => { form.noOverdraft = e.target.checked; } }), h('span', 'Nobody may go below zero'))),
-    h('fieldset', h('legend', 'Options'),
-      opt('automatic', 'Automatic: 6-6 cargo wins at once'),
-      opt('closedRolls', 'Closed rolls under the cup'),
-      opt('low', 'Low wins ("low boy")'),
-      opt('progressive', 'Progressive pot (declared score)')),
+        onchange: () => { startFrom(form, p.name); draw(); } }),
+      h('span', h('b', p.title || p.name), h('small', p.description))))),
+    diceOptions(rs, form, draw),
     formEnd(form, draw, error, 'Players in seat order', 16));
 }
 
-// tableRequest turns the form into POST /v1/tables, sending only the options
-// that differ from the preset's defaults.
-function tableRequest(rs, form) {
-  const options = {};
-  for (const key of ['automatic', 'closedRolls', 'low', 'progressive']) {
-    if (form[key] !== undefined && form[key] !== rs[key]) options[key] = form[key];
-  }
-  const ante = form.ante === undefined || form.ante === '' ? rs.ante : Number(form.ante);
-  if (ante !== rs.ante) options.ante = ante;
-  const body = { preset: form.preset, players: form.names.map((n) => n.trim()).filter(Boolean) };
-  if (Object.keys(options).length) body.options = options;
-  if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
-  if (form.name && form.name.trim()) body.name = form.name.trim();
-  if (form.noOverdraft) body.noOverdraft = true;
-  return body;
+// startFrom picks a preset: its defaults replace every rule changed so far,
+// and what is not a rule (unit, names, the table's name) stays.
+function startFrom(form, preset) {
+  const keep = { game: form.game, names: form.names, currency: form.currency, name: form.name,
+    noOverdraft: form.noOverdraft, more: form.more, royale: form.royale };
+  for (const k of Object.keys(form)) delete form[k];
+  Object.assign(form, keep, { preset });
 }
 
 // makeTable sends POST /v1/tables from a start form (the same key on every

@@ -2,7 +2,7 @@
 // player's buy-in or cash-out (the host holds the bank's cash), and close the
 // table at the end of the night, after a clear confirmation.
 
-import { h } from './dom.js';
+import { h, money } from './dom.js';
 import * as api from './api.js';
 
 /** cashCard records buy-ins (cash to the bank) and cash-outs (cash back). */
@@ -53,7 +53,7 @@ async function cash(s, ui, kind) {
     await api.send(ui.request);
     await s.reload('money');
     const who = s.name(body.player);
-    ui.done = kind === 'deposits' ? `Recorded: ${who} bought in ${amount} ${cur}.` : `Recorded: ${who} cashed out ${amount} ${cur}.`;
+    ui.done = kind === 'deposits' ? `Recorded: ${who} bought in ${money(amount, cur)}.` : `Recorded: ${who} cashed out ${money(amount, cur)}.`;
     ui.amount = '';
     ui.request = null;
   } catch (err) {
@@ -86,7 +86,7 @@ export function closeCard(s) {
     ui.scroll = false;
     requestAnimationFrame(() => card.scrollIntoView({ block: 'center' }));
   }
-  const pot = t.pot > 0 ? `The ${t.pot} ${t.currency} in the pot go back to the players of the last round.` : 'The pot is empty.';
+  const pot = t.pot > 0 ? `The ${money(t.pot, t.currency)} in the pot ${t.pot === 1 ? 'goes' : 'go'} back to the players of the last round.` : 'The pot is empty.';
   card.append(h('p.big', { 'data-testid': 'close-confirm' }, `Close “${t.name}” for good?`),
     h('p', pot),
     h('p', 'After this nobody can start a round, buy in or join. Cash-outs and settle-up payments can still be recorded.'),

@@ -3,7 +3,7 @@
 // (the host, or the player being paid), the host's buy-ins and cash-outs,
 // and closing the table at the end of the night.
 
-import { h, add } from './dom.js';
+import { h, add, money } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
 import { moneyFixes } from './corrections.js';
@@ -49,9 +49,9 @@ function balancesCard(b, cur, closed) {
     h('ul.scores', b.players.map((p) => h('li', { class: p.left ? 'left' : '' },
       h('span', p.name, p.left ? h('small.muted', ' (left)') : null),
       h('b', { class: p.balance > 0 ? 'plus' : p.balance < 0 ? 'minus' : '' }, signed(p.balance, cur))))),
-    b.pot > 0 && h('p', `In the pot: ${b.pot} ${cur}.`),
-    b.bank < 0 && h('p', { 'data-testid': 'bank' }, `The bank holds ${-b.bank} ${cur} in cash from buy-ins.`),
-    b.bank > 0 && h('p', { 'data-testid': 'bank' }, `The bank has paid out ${b.bank} ${cur} more than it took in.`));
+    b.pot > 0 && h('p', `In the pot: ${money(b.pot, cur)}.`),
+    b.bank < 0 && h('p', { 'data-testid': 'bank' }, `The bank holds ${money(-b.bank, cur)} in cash from buy-ins.`),
+    b.bank > 0 && h('p', { 'data-testid': 'bank' }, `The bank has paid out ${money(b.bank, cur)} more than it took in.`));
 }
 
 // downloadLedger saves GET ledger.csv; a plain link cannot carry the token.
@@ -67,7 +67,7 @@ async function downloadLedger(s) {
 }
 
 function signed(n, cur) {
-  return `${n > 0 ? '+' : ''}${n} ${cur}`;
+  return `${n > 0 ? '+' : ''}${money(n, cur)}`;
 }
 
 // settleCard lists the payments that square everyone up.
@@ -88,7 +88,7 @@ function settleCard(s, plan, cur) {
   p.payments.forEach((pay, i) => {
     const mayMark = s.role === 'host' || (s.role === 'player' && s.me === pay.to.playerId && pay.to.playerId !== 0);
     const key = `${pay.from.playerId}>${pay.to.playerId}:${pay.amount}`;
-    card.append(h('div.owes', h('p', p.owes[i] || `${pay.from.name} pays ${pay.to.name} ${pay.amount} ${cur}`),
+    card.append(h('div.owes', h('p', p.owes[i] || `${pay.from.name} pays ${pay.to.name} ${money(pay.amount, cur)}`),
       mayMark && h('button.primary', { type: 'button', 'data-testid': 'mark-paid', disabled: ui[key] && ui[key].busy,
         onclick: () => markPaid(s, ui, key, pay) }, ui[key] && ui[key].busy ? 'Saving…' : 'Mark paid'),
       ui[key] && ui[key].error && h('p.error', ui[key].error)));

@@ -2,11 +2,12 @@
 // entry pad, the engine's verdict, stand / re-roll / claim / lift cups, the
 // advisor, and every turn of the round so far.
 
-import { h, add } from './dom.js';
+import { h, add, plural } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
-import { dice, pad } from './dice.js';
-import { turnsCard, resultCard, gameCard } from './result.js';
+import { dice, pad, cup as cupIcon } from './dice.js';
+import { rememberTyped, turnSeen, keepOnly } from './sealed.js';
+import { turnsCard, resultCard, gameCard, names } from './result.js';
 import { advisor } from './advisor.js';
 import { startCard } from './start.js';
 import { roundFixes, reversedCard } from './corrections.js';
@@ -15,6 +16,8 @@ import { roundFixes, reversedCard } from './corrections.js';
 export function playTab(el, s) {
   const t = s.table;
   const r = s.round;
+  // What this phone remembers of closed rolls it typed lasts the round.
+  keepOnly(s.id, r && r.status === 'playing' ? r.number : 0);
   if (t.status === 'closed') {
     const when = t.closedAt ? new Date(t.closedAt).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : '';
     el.append(h('section.card', { 'data-testid': 'closed-card' }, h('h2', 'This table is closed'),
@@ -24,15 +27,36 @@ export function playTab(el, s) {
     if (r && r.result) el.append(resultCard(s, r));
     return;
   }
-  if (t.game && t.game.totals) el.append(gameCard(s, t));
+  const game = t.game && t.game.totals ? gameCard(s, t) : null;
   if (!r || r.status !== 'playing') {
+    add(el, game);
     if (r) add(el, r.status === 'reversed' ? reversedCard(s, r) : resultCard(s, r));
     if (!(t.game && t.game.over) && s.role !== 'audit') el.append(startCard(s));
     if (s.role === 'host') el.append(endNight(s));
     if (r) add(el, turnsCard(s, r, `Round ${r.number}: every throw`), roundFixes(s, r));
     return;
   }
-  add(el, turnCard(s, r), turnsCard(s, r), roundFixes(s, r));
+  // The turn comes first, where the thumb is; a game's totals after it.
+  const card = turnCard(s, r);
+  add(el, card, game, turnsCard(s, r), roundFixes(s, r));
+  if (s.ui.showTurn) {
+    s.ui.showTurn = false;
+    showTurn(card);
+  }
+}
+
+// showTurn scrolls the turn card up under the header when it is not in
+// full view once drawn. It runs after this phone's own write only (set
+// s.ui.showTurn): the thumb that tapped far down the page, where the new
+// turn would be out of sight, is the one that will tap next; a live update
+// never moves the page under someone reading further down. It scrolls at
+// once, while drawing, so the page never shows the button where it was.
+function showTurn(card) {
+  if (!card.isConnected) return;
+  const top = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
+  const bottom = document.querySelector('nav.tabs')?.getBoundingClientRect().top ?? innerHeight;
+  const r = card.getBoundingClientRect();
+  if (r.top < top || r.bottom > bottom) window.scrollBy(0, r.top - top - 8);
 }
 
 // endNight takes the host to the Money tab's close confirmation: closing
@@ -43,68 +67,50 @@ function endNight(s) {
 }
 
 // entryFor keeps what this phone is entering for the current throw; it is
-// dropped as soon as the round moves on (here or on another phone).
+// dropped as soon as the round moves on (here or on another phone). A
+// refusal outlives the one move that follows it: a phone refused because
+// another phone recorded the throw first catches up and still says why.
 function entryFor(s, r) {
   const turn = r.turns.find((x) => x.player === r.turn);
   const key = `${r.number}/${r.turn}/${r.next ? r.next.roll : 0}/${turn ? turn.outcome.rolls.length : 0}`;
-  if (!s.ui.entry || s.ui.entry.key !== key) s.ui.entry = { key, dice: [], pick: [], rerolling: false };
+  const old = s.ui.entry;
+  if (!old || old.key !== key) {
+    const carried = old && old.error instanceof api.Problem && !old.carried ? old.error : null;
+    s.ui.entry = { key, dice: [], pick: [], rerolling: false, error: carried, carried: !!carried };
+  }
   return s.ui.entry;
 }
 
-// turnCard is the top of the Play tab: the turn in play.
+// turnCard is the top of the Play tab: the turn in play, as what to know
+// (whose turn, the verdict, what next, a refusal, the odds) and what to tap
+// (the pad or the choices), which a phone on its side shows side by side.
 function turnCard(s, r) {
   const who = r.turn;
   const turn = r.turns.find((x) => x.player === who);
-  const out = turn ? turn.outcome : { rolls: [], banked: [] };
-  const next = r.next || {};
   const e = entryFor(s, r);
   const mine = s.mayRecordFor(who);
+  const t = turnHere(s, r, turn, mine);
+  const next = r.next || {};
   const queued = outbox.waiting(s.id).filter((w) => w.path === s.path(`/rounds/${r.number}/actions`));
   const title = s.role === 'player' && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
-  const cargo = out.cargo && out.cargo.length ? out.cargo : mine && out.qualified ? next.rerollable || [] : [];
-  const card = h('section.card.turn', { 'data-testid': 'turn' },
+  const info = h('div.turninfo',
     h('h2', { 'data-testid': 'whose-turn' }, title),
     r.declared !== undefined && h('p.declared', { 'data-testid': 'declared-score' },
       `Declared score: ${r.declared}${r.declarer ? ` (by ${s.name(r.declarer)})` : ''}`),
-    r.playoff && h('p.declared', 'Playoff round: only the tied players throw.'),
-    verdict(out, cargo, mine),
-    h('p.next', { 'data-testid': 'next' }, queued.length ? waitingLine(queued) : nextLine(s, who, next, out, mine)));
-  // The advice comes before the buttons: it is read before deciding.
-  // The odds API knows no declared score, so a progressive pot gets no advice.
-  if (mine && !queued.length && !next.over && !s.table.ruleset.progressive) card.append(advisor(s, r, out, cargo));
-  if (mine) card.append(queued.length ? offlineControls(s, r, e) : controls(s, r, e, out, next, cargo));
-  const calls = extras(s, r);
-  if (calls) card.append(calls);
-  if (e.error) {
-    card.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message));
-  }
-  return card;
-}
-
-// verdict says what the engine made of the turn so far.
-function verdict(out, cargo, mine) {
-  const last = out.rolls[out.rolls.length - 1];
-  const lines = [];
-  if (last && last.sealed && !mine) lines.push(h('p', 'Last throw is under the cup.'));
-  else if (last) {
-    const b = last.banked || [];
-    lines.push(h('p.verdict', { 'data-testid': 'verdict' }, 'Last throw ', dice(last.roll.dice || [], b),
-      b.length ? ` banked ${b.join('-')}` : last.cargoReroll ? ' (cargo re-rolled)' : ' banked nothing'));
-  }
-  if (out.banked && out.banked.length) {
-    lines.push(h('p.holding', 'Holding ', dice(out.banked, out.banked), out.qualified && cargo.length ?
-      h('span', ' cargo ', dice(cargo), ` = ${cargo.reduce((a, b) => a + b, 0)}`) : null));
-  }
-  return lines;
-}
-
-function nextLine(s, who, next, out, mine) {
-  const name = s.role === 'player' && s.me === who ? 'You' : s.name(who);
-  if (next.over) return `${name}: turn over.`;
-  if (next.throw > 0) return `${mine ? 'Throw' : `Waiting for ${name} to throw`} ${next.throw} ${next.throw === 1 ? 'die' : 'dice'} (roll ${next.roll} of ${next.roll + next.rollsLeft - 1}).`;
-  if (next.mayReroll) return `${mine ? 'Stand or re-roll' : `${name} may stand or re-roll`} (${next.rollsLeft} ${next.rollsLeft === 1 ? 'roll' : 'rolls'} left).`;
-  if (next.mayStand) return mine ? 'Stand to end the turn.' : `Waiting for ${name} to stand.`;
-  return '';
+    r.playoff && h('p.declared', { 'data-testid': 'playoff-round' }, playoffLine(s)),
+    // Once re-rolling, the last throw is history: the cargo is what counts.
+    !e.rerolling && verdict(t, 'last'), verdict(t, 'holding'),
+    h('p.next', { 'data-testid': 'next' }, queued.length ? waitingLine(queued)
+      : mine && e.rerolling ? rerollLine(s, t, next) : nextLine(s, who, next, mine)));
+  if (e.error) info.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message));
+  // The advice comes just before the buttons: it is read before deciding,
+  // so it shows while there is a choice to make. The odds API knows no
+  // declared score, so a progressive pot gets no advice; nor does cargo
+  // under a cup this phone did not see.
+  const choice = (next.mayStand || next.mayReroll) && !e.rerolling;
+  const advice = mine && !queued.length && choice && !s.table.ruleset.progressive && t.known && advisor(s, r, t.out, t.cargo, t.cup);
+  return h('section.card.turn', { 'data-testid': 'turn' }, info,
+    add(h('div.turncontrols'), advice, mine && (queued.length ? offlineControls(s, r, e) : controls(s, r, e, t, next)), extras(s, r)));
 }
 
 // waitingLine replaces the engine's next step while this round's writes
@@ -123,10 +129,85 @@ function offlineControls(s, r, e) {
     onclick: () => send(s, r, e, { player: r.turn, kind: 'stand' }) }, 'Stand'));
 }
 
+// rerollPlan is what a re-roll may pick up: the cargo faces this phone
+// knows (faces), whether all of it is thrown again (whole) and how many
+// dice that is (count). Cargo under the cup is thrown again whole: only
+// the player's own phone may name the dice picked up (the server refuses
+// anyone else).
+function rerollPlan(s, t, next) {
+  const faces = t.cup ? t.cargo : next.rerollable || [];
+  const whole = !!next.rerollAll || t.cup || faces.length === 1;
+  return { faces, whole, count: t.known ? t.cargo.length : s.table.ruleset.cargoDice };
+}
+
+// rerollLine says what a re-roll throws; the pad says what to tap.
+function rerollLine(s, t, next) {
+  const { whole, count } = rerollPlan(s, t, next);
+  if (!whole) return 'Pick up the cargo dice to re-roll.';
+  return `Re-rolling ${count === 2 ? 'both cargo dice' : count === 1 ? 'the cargo die' : `all ${count} cargo dice`}.`;
+}
+
+// playoffLine says who throws in a playoff round, and why.
+function playoffLine(s) {
+  const g = s.table.game;
+  return g && g.playoff && g.playoff.length ? `Playoff to decide the tied game: only ${names(s, g.playoff)} throw.`
+    : 'Playoff round: only the tied players throw.';
+}
+
+/**
+ * turnHere is the turn as this phone may show it: the server's view, with
+ * any closed roll sealed from this token filled in from what this phone
+ * typed itself (sealed.js). cup says the cargo is under the cup for this
+ * token; known says this phone knows the cargo all the same.
+ */
+function turnHere(s, r, turn, mine) {
+  const raw = turn ? turn.outcome : { rolls: [], banked: [] };
+  if (!raw.sealed) {
+    const cargo = raw.cargo && raw.cargo.length ? raw.cargo : mine && raw.qualified ? (r.next || {}).rerollable || [] : [];
+    return { out: raw, cargo, cup: false, known: true };
+  }
+  const seen = turnSeen(s.id, r.number, r.turn, raw);
+  return { out: { ...raw, rolls: seen.rolls }, cargo: seen.cargo || [], cup: true, known: !!seen.cargo };
+}
+
+// verdict says what the engine made of the turn so far: the last throw
+// (part 'last') or what the turn holds (part 'holding'). A re-roll's dice
+// are the cargo the holding line shows, so it gets no line of its own,
+// only a word on who can see it when it is under the cup.
+function verdict({ out, cargo, cup, known }, part) {
+  const last = out.rolls[out.rolls.length - 1];
+  if (part === 'last') {
+    if (!last) return null;
+    if (last.sealed && !last.typedHere) return h('p.verdict', 'Last throw ', cupIcon(), ' is under the cup.');
+    if (last.typedHere && last.cargoReroll) return h('p.undercup', { 'data-testid': 'verdict' }, 'Re-rolled under the cup: only this phone sees it.');
+    if (last.cargoReroll) return null;
+    const b = last.banked || [];
+    return h('p.verdict', { 'data-testid': 'verdict' }, 'Last throw ', dice(last.roll.dice || [], b),
+      b.length ? ` banked ${b.join('-')}` : ' banked nothing', last.typedHere && h('span.undercup', ' — under the cup'));
+  }
+  if (!out.banked || !out.banked.length) return null;
+  return h('p.holding', { 'data-testid': 'holding' }, 'Holding ', dice(out.banked, out.banked), out.qualified && cargo.length ?
+    h('span', ' cargo ', dice(cargo), ` = ${sum(cargo)}`) : null, out.qualified && cup && !known && ' cargo under the cup');
+}
+
+function sum(faces) {
+  return faces.reduce((a, b) => a + b, 0);
+}
+
+function nextLine(s, who, next, mine) {
+  const name = s.role === 'player' && s.me === who ? 'You' : s.name(who);
+  if (next.over) return `${name}: turn over.`;
+  if (next.throw > 0) return `${mine ? 'Throw' : `Waiting for ${name} to throw`} ${plural(next.throw, 'die', 'dice')} (roll ${next.roll} of ${next.roll + next.rollsLeft - 1}).`;
+  if (next.mayReroll) return `${mine ? 'Stand or re-roll' : `${name} may stand or re-roll`} (${plural(next.rollsLeft, 'roll', 'rolls')} left).`;
+  if (next.mayStand) return mine ? 'Stand to end the turn.' : `Waiting for ${name} to stand.`;
+  return '';
+}
+
 // controls are the buttons of the phone that records this turn.
-function controls(s, r, e, out, next, cargo) {
+function controls(s, r, e, t, next) {
   const redraw = () => s.render();
   const badDie = e.error && e.error.roll === next.roll ? e.error.die : 0;
+  const { out, cargo, cup, known } = t;
   if (next.throw > 0) {
     const both = (s.table.ruleset.sequences || []).length > 1 && !(out.banked || []).length &&
       e.dice.includes(6) && e.dice.includes(1);
@@ -135,40 +216,44 @@ function controls(s, r, e, out, next, cargo) {
         onclick: () => { e.path = p; redraw(); } }, p))) } : null;
     return pad({ need: next.throw, entry: e, onChange: redraw, busy: e.busy, bad: badDie, extra,
       sendLabel: recordLabel,
-      onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(both ? { path: e.path } : {}) }) });
+      onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(both ? { path: e.path } : {}) },
+        { roll: next.roll }) });
   }
   if (!next.mayStand && !next.mayReroll) return null;
+  const { faces, whole, count } = rerollPlan(s, t, next);
   if (!e.rerolling) {
-    const all = next.rerollAll || (next.rerollable || []).length === 1;
+    const stand = known ? `Stand on ${sum(cargo)}${cup ? ' — under the cup' : ''}` : 'Stand (under the cup)';
     return h('div.actions',
       next.mayStand && h('button.primary', { type: 'button', disabled: e.busy, 'data-testid': 'stand',
-        onclick: () => send(s, r, e, { player: r.turn, kind: 'stand' }) }, `Stand on ${cargo.reduce((a, b) => a + b, 0)}`),
+        onclick: () => send(s, r, e, { player: r.turn, kind: 'stand' }) }, stand),
       next.mayReroll && h('button.primary.alt', { type: 'button', disabled: e.busy, 'data-testid': 'reroll',
         onclick: () => {
           e.rerolling = true;
-          e.pickIdx = all ? next.rerollable.map((_, i) => i) : [];
-          e.pick = e.pickIdx.map((i) => next.rerollable[i]);
+          e.pickIdx = whole ? faces.map((_, i) => i) : [];
+          e.pick = e.pickIdx.map((i) => faces[i]);
           redraw();
         } },
-        all ? (cargo.length === 2 ? 'Re-roll both' : 'Re-roll the cargo') : 'Re-roll…'));
+        whole ? (count === 2 ? 'Re-roll both' : 'Re-roll the cargo') : 'Re-roll…'));
   }
-  const rethrow = next.rerollAll ? next.rerollable : e.pick;
-  const picker = !next.rerollAll && h('div.picker', h('p', 'Tap the cargo dice you pick up:'),
-    h('div.tray', next.rerollable.map((f, i) => h('button.traydie', {
+  const rethrow = whole ? (cup ? [] : faces) : e.pick;
+  const need = whole ? count : e.pick.length;
+  const back = h('button.ghost.back', { type: 'button', 'data-testid': 'back',
+    onclick: () => { e.rerolling = false; e.dice = []; e.pick = []; e.pickIdx = []; redraw(); } }, 'Back');
+  const picker = !whole && h('div.tray.picker', { 'aria-label': 'the cargo: tap the dice you pick up' },
+    faces.map((f, i) => h('button.traydie', {
       type: 'button', class: e.pickIdx && e.pickIdx.includes(i) ? 'on' : '', 'aria-label': `pick up ${f}`,
-      onclick: () => { togglePick(e, next.rerollable, i); redraw(); },
-    }, dice([f], [], 'md')))));
+      onclick: () => { togglePick(e, faces, i); redraw(); },
+    }, dice([f], [], 'md'))));
   return h('div.reroll', picker,
-    rethrow.length > 0 && h('p', `Now tap what the ${rethrow.length === 1 ? 'die shows' : `${rethrow.length} dice show`}:`),
-    rethrow.length > 0 && pad({ need: rethrow.length, entry: e, onChange: redraw, busy: e.busy, bad: badDie,
-      sendLabel: (n) => `Record the re-roll (${n})`,
-      onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], rethrow: [...rethrow] }) }),
-    h('button.ghost', { type: 'button', onclick: () => { e.rerolling = false; e.dice = []; e.pick = []; e.pickIdx = []; redraw(); } }, 'Back'));
+    need > 0 ? pad({ need, entry: e, onChange: redraw, busy: e.busy, bad: badDie, aside: back,
+      sendLabel: recordLabel,
+      onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(rethrow.length ? { rethrow: [...rethrow] } : {}) },
+        { roll: next.roll, before: known ? cargo : null }) }) : back);
 }
 
-// recordLabel names the send button after the dice entered.
+// recordLabel names the send button of a whole throw.
 function recordLabel(n) {
-  return n ? `Record ${n} ${n === 1 ? 'die' : 'dice'}` : 'Tap the dice you see';
+  return `Record ${plural(n, 'die', 'dice')}`;
 }
 
 // togglePick picks up or puts down cargo die i; pick holds the faces.
@@ -202,8 +287,10 @@ function extras(s, r) {
 // intended action and kept while the network is down, so retries cannot
 // record it twice; a refusal drops it, since a corrected entry is a new
 // intention. An action that cannot be sent now waits in the outbox, and
-// the pad is free for the next one.
-async function send(s, r, e, body) {
+// the pad is free for the next one. A throw the answer shows sealed from
+// this token is remembered on this phone (memo: the roll's number and,
+// for a re-roll, the cargo before it).
+async function send(s, r, e, body, memo) {
   const path = s.path(`/rounds/${r.number}/actions`);
   if (!e.pending || JSON.stringify(e.pending.body) !== JSON.stringify(body)) e.pending = api.write(path, body, s.token);
   e.busy = true;
@@ -211,7 +298,9 @@ async function send(s, r, e, body) {
   s.render();
   try {
     const round = await outbox.submit(s.id, e.pending, describe(s, body));
+    if (memo) rememberTyped(s.id, round, body, memo);
     s.ui.entry = null;
+    s.ui.showTurn = true;
     s.setRound(round);
   } catch (err) {
     if (err instanceof outbox.Queued) {
@@ -221,8 +310,14 @@ async function send(s, r, e, body) {
     }
     e.busy = false;
     e.error = err;
-    if (err instanceof api.Problem) e.pending = null;
+    e.carried = false;
     s.render();
+    // A refusal may mean this phone missed a throw another phone recorded:
+    // it reads the round again to show where the turn really stands.
+    if (err instanceof api.Problem) {
+      e.pending = null;
+      s.refresh();
+    }
   }
 }
 

@@ -1,38 +1,66 @@
 // result.js describes rounds: the result in words (who won what, what
 // carried over) and every turn with its rolls, sealed ones as a covered cup.
 
-import { h } from './dom.js';
+import { h, money, plural } from './dom.js';
 import { dice, cup } from './dice.js';
+import { turnSeen } from './sealed.js';
+
+/** names lists players' names: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+export function names(s, ids) {
+  const n = (ids || []).map((id) => s.name(id));
+  return n.length > 1 ? `${n.slice(0, -1).join(', ')} and ${n[n.length - 1]}` : n.join('');
+}
 
 /** resultCard says how a settled round ended and where its money went. */
 export function resultCard(s, r) {
   const res = r.result;
   if (!res) return null;
   const cur = s.table.currency;
-  const names = (ids) => (ids || []).map((id) => s.name(id)).join(' and ');
+  const amount = (n) => money(n, cur);
   const st = res.settlement;
-  const paid = (st.payouts || []).map((p) => `${s.name(p.player)} gets ${p.amount} ${cur}`);
+  const paid = (st.payouts || []).map((p) => `${s.name(p.player)} gets ${amount(p.amount)}`);
   const lines = [];
   const headline = {
-    win: `${names(res.winners)} wins${res.automatic ? ' with an automatic' : ''}!`,
-    split: `Split between ${names(res.winners)}.`,
+    win: `${names(s, res.winners)} wins${res.automatic ? ' with an automatic' : ''}!`,
+    split: `Split between ${names(s, res.winners)}.`,
     tie: 'One tie, all tie: nobody wins.',
-    playoff: `Playoff: ${names(res.playoff)} play again.`,
+    playoff: `Playoff: ${names(s, res.playoff)} play again.`,
     'no-qualify': 'Nobody put to sea.',
     refund: 'Nobody put to sea: the pot is shared out.',
     'no-winner': 'Nobody hit the declared score.',
     scored: 'Round scored.',
   }[res.kind] || res.kind;
   if (paid.length) lines.push(paid.join(', ') + '.');
-  for (const p of st.perPoint || []) lines.push(`${s.name(p.from)} pays ${s.name(p.to)} ${p.amount} ${cur}.`);
-  if (st.carryOver > 0) lines.push(`${st.carryOver} ${cur} carries over to the next round.`);
-  if (st.remainder > 0) lines.push(`${st.remainder} ${cur} could not be split and stays in the pot.`);
+  for (const p of st.perPoint || []) lines.push(`${s.name(p.from)} pays ${s.name(p.to)} ${amount(p.amount)}.`);
+  if (st.carryOver > 0) lines.push(`${amount(st.carryOver)} ${st.carryOver === 1 ? 'carries' : 'carry'} over to the next round.`);
+  if (st.remainder > 0) lines.push(`${amount(st.remainder)} could not be split and ${st.remainder === 1 ? 'stays' : 'stay'} in the pot.`);
   const game = r.game ? h('p.big', `Game over: ${s.name(r.game.winner)} wins the game.`) : null;
   return h('section.card.result', { 'data-testid': 'result' },
     h('h2', `Round ${r.number}`), h('p.big', headline), lines.map((l) => h('p', l)), game,
+    latest(s, r) && tiedGame(s, 'tied-game'),
     h('ul.scores', (res.scores || []).map((p) => h('li',
       h('span', s.name(p.player)),
       h('b', p.forfeited ? 'forfeited' : p.qualified ? `${p.score}${p.automatic ? ' automatic' : ''}` : 'no score')))));
+}
+
+// latest says r is the table's last round and none is in play after it.
+function latest(s, r) {
+  return !s.table.currentRound && r.number === s.table.roundsPlayed;
+}
+
+/**
+ * tiedGame says in words that a game of rounds ended in a tie and a
+ * playoff round follows (null when none does).
+ */
+export function tiedGame(s, testid) {
+  const g = s.table.game;
+  if (!g || g.over || !(g.playoff && g.playoff.length)) return null;
+  const top = (g.totals.find((x) => x.player === g.playoff[0]) || {}).total;
+  const during = !!s.table.currentRound;
+  return h('p.tie', { 'data-testid': testid },
+    `The game is tied: ${names(s, g.playoff)} ${top !== undefined ? `share the lead on ${top} points` : 'share the lead'}. `,
+    during ? 'This playoff round decides it: only they throw, and its scores are not added to the totals.'
+      : 'A playoff round decides it: only they throw, and its scores are not added to the totals. Start it below.');
 }
 
 /** turnsCard lists the round's turns in play order with every roll. */
@@ -51,9 +79,15 @@ function turnRow(s, r, t) {
   return h('div.turnrow', { class: now ? 'now' : '', 'data-player': t.player },
     h('div.who', h('b', s.name(t.player)), tags.length ? h('span.tag', tags.join(' · ')) : null,
       h('span.state', stateText(t, o, r.claimableAutomatic === t.player))),
-    h('div.rolls', o.rolls.map((roll) => roll.sealed ? cup() :
+    h('div.rolls', rollsHere(s, r, t).map((roll) => roll.sealed && !roll.typedHere ? cup() :
       h('span.roll', { class: roll.closed ? 'closed' : '', title: roll.closed ? 'thrown under the cup' : null },
-        dice(roll.roll.dice || [], roll.banked || [])))));
+        roll.typedHere && cup(), dice(roll.roll.dice || [], roll.banked || [])))));
+}
+
+// rollsHere are a turn's rolls as this phone may show them: a closed roll
+// sealed from its token shows the dice only if this phone typed them.
+function rollsHere(s, r, t) {
+  return t.outcome.sealed && r.status === 'playing' ? turnSeen(s.id, r.number, t.player, t.outcome).rolls : t.outcome.rolls;
 }
 
 // stateText says where a turn stands. An automatic is named as what it
@@ -74,10 +108,11 @@ function stateText(t, o, claimable) {
 export function gameCard(s, t) {
   const g = t.game;
   const goal = t.ruleset.goal || {};
-  const aim = goal.kind === 'points' ? `first to ${goal.target} points` : goal.kind === 'rounds' ? `best after ${goal.target} rounds` : '';
+  const aim = goal.kind === 'points' ? `first to ${plural(goal.target, 'point', 'points')}`
+    : goal.kind === 'rounds' ? `best after ${plural(goal.target, 'round', 'rounds')}` : '';
   const totals = [...g.totals].sort((a, b) => b.total - a.total);
   return h('section.card.game', { 'data-testid': 'game' },
     h('h2', g.over ? `Game over: ${s.name(g.winner)} wins` : `Game${aim ? `: ${aim}` : ''}`),
-    g.playoff && g.playoff.length ? h('p', `Playoff: ${g.playoff.map((id) => s.name(id)).join(' and ')}.`) : null,
+    s.table.currentRound && tiedGame(s, 'game-playoff'),
     h('ul.scores', totals.map((x) => h('li', h('span', s.name(x.player)), h('b', String(x.total))))));
 }

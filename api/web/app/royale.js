@@ -7,7 +7,7 @@
 // A phone draws only what its own token reads: another player's fleet
 // never reaches it before its cards sink or the game ends.
 
-import { h, add, plural } from './dom.js';
+import { h, add, plural, money } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
@@ -51,7 +51,7 @@ function abandonCard(s, g) {
       onclick: () => { u.ask = true; s.render(); } }, 'Abandon this game…'));
   }
   return h('section.card.confirm', { role: 'alert' },
-    h('p', `Abandon game ${g.number}? Nobody wins; the pot (${g.pot} ${s.table.currency}) goes back to the players and every fleet is shown.`),
+    h('p', `Abandon game ${g.number}? Nobody wins; the pot (${money(g.pot, s.table.currency)}) goes back to the players and every fleet is shown.`),
     errorLine(u),
     h('button.primary', { type: 'button', 'data-testid': 'abandon-yes', disabled: u.busy,
       onclick: () => sendGame(s, u, s.path(`/royale/${g.number}/abandon`), undefined, () => { s.ui.abandon = null; }) },
@@ -122,8 +122,8 @@ function startGameCard(s) {
   const n = (t.royale.gamesPlayed || 0) + 1;
   return h('section.card.start-round', { 'data-testid': 'start-game-card' }, h('h2', `Game ${n}`),
     h('p', `${o.mode === 'advanced' ? 'Advanced' : 'Standard'} game · ${o.fleet === 'entered' ? 'cards typed from the box' : 'Tally deals the hands'} · ` +
-      `${o.die === 'tally' ? 'Tally rolls the die' : 'the real die'} · ${o.ante > 0 ? `ante ${o.ante} ${t.currency}` : 'no ante'}` +
-      `${o.bounty > 0 ? ` · bounty ${o.bounty} ${t.currency} per sunk card` : ''}`),
+      `${o.die === 'tally' ? 'Tally rolls the die' : 'the real die'} · ${o.ante > 0 ? `ante ${money(o.ante, t.currency)}` : 'no ante'}` +
+      `${o.bounty > 0 ? ` · bounty ${money(o.bounty, t.currency)} per sunk card` : ''}`),
     h('label.field', 'Who starts? (the youngest, says the box)', h('select', { 'data-testid': 'first',
       onchange: (e) => { u.first = Number(e.target.value); } },
       seated.map((p) => h('option', { value: p.id, selected: p.id === u.first }, p.name)))),
@@ -360,8 +360,8 @@ function resultCard(s, g) {
   const head = r.abandoned ? `Game ${g.number} abandoned` : r.winners.length > 1
     ? `Game ${g.number}: ${r.winners.map((w) => s.name(w)).join(' and ')} tie` : `Game ${g.number}: ${s.name(r.winners[0])} wins`;
   const card = h('section.card.result', { 'data-testid': 'royale-result' }, h('h2', head),
-    h('ul', st.payouts.map((p) => h('li', `${s.name(p.player)} takes ${p.amount} ${cur}`))),
-    st.remainder ? h('p', `${st.remainder} ${cur} stays in the pot for the next game.`) : null);
+    h('ul', st.payouts.map((p) => h('li', `${s.name(p.player)} takes ${money(p.amount, cur)}`))),
+    st.remainder ? h('p', `${money(st.remainder, cur)} ${st.remainder === 1 ? 'stays' : 'stay'} in the pot for the next game.`) : null);
   if (!g.commitments) {
     // Abandoned before every fleet was in: nothing was sealed.
     card.append(h('p.muted', { 'data-testid': 'commitments' }, 'The game ended before play began: no fleet was sealed.'));

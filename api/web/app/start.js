@@ -1,7 +1,8 @@
 // start.js is the "start the next round" card: the ante, the declared score
 // of a progressive pot, and the roll-off before a roll-off table's first round.
 
-import { h } from './dom.js';
+import { h, money } from './dom.js';
+import { names } from './result.js';
 import * as api from './api.js';
 import { dice, pad } from './dice.js';
 
@@ -12,8 +13,7 @@ export function startCard(s) {
   const ui = s.ui.start && s.ui.start.n === t.roundsPlayed + 1 ? s.ui.start : (s.ui.start = { n: t.roundsPlayed + 1, throws: [], roll: { dice: [] } });
   const active = t.players.filter((p) => !p.leftAt);
   const rollOff = rs.start === 'roll-off' && t.roundsPlayed === 0;
-  const card = h('section.card.start-round', h('h2', `Round ${ui.n}`),
-    h('p', rs.ante > 0 ? `Everyone antes ${rs.ante} ${t.currency}.` : 'No ante.'));
+  const card = h('section.card.start-round', h('h2', `Round ${ui.n}`), h('p', { 'data-testid': 'ante' }, anteLine(s)));
   if (rs.progressive) {
     card.append(h('label.field', 'Declared winning score', h('input', { type: 'number', inputmode: 'numeric',
       value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = e.target.value; } })));
@@ -23,8 +23,34 @@ export function startCard(s) {
   card.append(error || '', h('button.primary', {
     type: 'button', 'data-testid': 'start-round', disabled: ui.busy || (rollOff && ui.throws.length < active.length),
     onclick: () => start(s, ui, rollOff),
-  }, ui.busy ? 'Starting…' : `Start round ${ui.n}`));
+  }, ui.busy ? 'Starting…' : playoff(s) ? `Start the playoff (round ${ui.n})` : `Start round ${ui.n}`));
   return card;
+}
+
+// anteLine says who antes what this round, as the engine will have it
+// (game.Game.NextRound): a playoff is thrown by the tied players alone and
+// nobody antes; a game of rounds (Scarne) makes its pot once, before the
+// first round; a round after a carried pot antes again only with
+// re-ante on tie (always with a progressive pot).
+function anteLine(s) {
+  const t = s.table;
+  const g = t.game;
+  const last = s.round && s.round.status === 'settled' ? s.round.result : null;
+  const tied = playoff(s);
+  if (tied) return `Playoff round: only ${names(s, tied)} throw; nobody antes.`;
+  if (t.ruleset.ante <= 0) return 'No ante.';
+  if (g && t.roundsPlayed > 0) return 'No ante: the game’s pot was made before the first round.';
+  const carried = last && ['tie', 'no-qualify'].includes(last.kind);
+  if (carried && !t.ruleset.reanteOnTie && !t.ruleset.progressive) return 'No ante: the pot carried over from the tie.';
+  return `Everyone antes ${money(t.ruleset.ante, t.currency)}.`;
+}
+
+// playoff lists the players of the playoff the next round is, or null.
+function playoff(s) {
+  const g = s.table.game;
+  const last = s.round && s.round.status === 'settled' ? s.round.result : null;
+  const tied = g ? g.playoff : last && last.kind === 'playoff' ? last.playoff : null;
+  return tied && tied.length ? tied : null;
 }
 
 // rollOffEntry records each player's five dice in the order thrown; players
@@ -54,6 +80,7 @@ async function start(s, ui, rollOff) {
   try {
     const round = await api.send(ui.request);
     s.ui.start = null;
+    s.ui.showTurn = true;
     s.table.currentRound = round.number;
     s.setRound(round);
   } catch (err) {

@@ -156,14 +156,15 @@ func eval[T any](p *phone, expr string, opts ...chromedp.EvaluateOption) T {
 }
 
 // layoutJS finds what would hurt a one-thumb phone: a page wider than the
-// screen, and visible tap targets less than 48px high.
+// screen (its width and the screen's), and visible tap targets less than
+// 48px high.
 const layoutJS = `(() => {
   const small = [];
   for (const el of document.querySelectorAll('button, a.button, a.tab, a.home, input:not([type=checkbox]):not([type=radio]), select, label.toggle, label.preset')) {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && r.height < 47.5) small.push(el.outerHTML.slice(0, 90) + ' h=' + r.height);
   }
-  return {width: document.documentElement.scrollWidth, small};
+  return {width: document.documentElement.scrollWidth, screen: window.innerWidth, small};
 })()`
 
 // shot saves a screenshot of the whole page and checks the layout of what
@@ -173,11 +174,12 @@ func (p *phone) shot(name string) {
 	p.t.Helper()
 	eval[bool](p, `(window.scrollTo(0, 0), true)`)
 	layout := eval[struct {
-		Width int      `json:"width"`
-		Small []string `json:"small"`
+		Width  int      `json:"width"`
+		Screen int      `json:"screen"`
+		Small  []string `json:"small"`
 	}](p, layoutJS)
-	if layout.Width > 390 {
-		p.t.Errorf("%s %s: the page is %dpx wide on a 390px screen (sideways scrolling)", p.name, name, layout.Width)
+	if layout.Width > layout.Screen {
+		p.t.Errorf("%s %s: the page is %dpx wide on a %dpx screen (sideways scrolling)", p.name, name, layout.Width, layout.Screen)
 	}
 	for _, s := range layout.Small {
 		p.t.Errorf("%s %s: tap target under 48px: %s", p.name, name, s)
@@ -192,7 +194,7 @@ func (p *phone) shot(name string) {
 	shotCount[p.t.Name()]++
 	n := shotCount[p.t.Name()]
 	shotMu.Unlock()
-	file := filepath.Join(p.shots, fmt.Sprintf("%s-%02d-%s-%s.png", strings.TrimPrefix(p.t.Name(), "Test"), n, p.name, name))
+	file := filepath.Join(p.shots, fmt.Sprintf("%s-%02d-%s-%s.png", strings.ReplaceAll(strings.TrimPrefix(p.t.Name(), "Test"), "/", "-"), n, p.name, name))
 	if err := os.WriteFile(file, png, 0o644); err != nil {
 		p.t.Fatal(err)
 	}

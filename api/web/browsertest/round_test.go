@@ -13,11 +13,31 @@ func row(name string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll('.turnrow')].find((r) => r.querySelector('.who b').textContent === %q)`, name)
 }
 
+// deafen refuses a token's live stream from now on and ends the one open,
+// so that its phone hears of nothing but the answers to its own requests.
+func (s *server) deafen(token string) {
+	s.mute(token)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for r, cancel := range s.streams {
+		if r.URL.Query().Get("access_token") == token {
+			cancel()
+		}
+	}
+}
+
+// hear lets a deafened token's phone stream again.
+func (s *server) hear(token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.muted, token)
+}
+
 // TestRoundOnTwoPhones plays a whole bar round with the host's phone and
 // Bob's phone: make the table, join by the QR code's link, record every
-// throw, watch each other's rolls arrive live, get a bad entry refused with
-// the engine's reason, survive a lost answer and a wifi drop without
-// recording anything twice, and settle up.
+// throw, watch each other's rolls arrive live, get a throw another phone
+// recorded first refused with the engine's reason, survive a lost answer
+// and a wifi drop without recording anything twice, and settle up.
 func TestRoundOnTwoPhones(t *testing.T) {
 	srv := startServer(t)
 	browser := startBrowser(t)
@@ -84,14 +104,30 @@ func TestRoundOnTwoPhones(t *testing.T) {
 	bob.waitText(`[data-testid=hammer] .value`, "Cy")
 	bob.shot("your-turn")
 
-	// Four dice where five are thrown: the engine refuses, Bob adds the fifth.
+	// Four dice where five are thrown are not offered for recording.
 	bob.enter(6, 5, 1, 1)
-	bob.tap(`[data-testid=send]`)
-	bob.waitText(`[data-testid=reason]`, "4 dice thrown, but all 5 must be thrown")
-	bob.shot("rejected")
+	bob.waitText(`[data-testid=send]`, "Tap 1 more die")
+	if !eval[bool](bob, `document.querySelector('[data-testid=send]').disabled`) {
+		t.Fatal("Bob's phone offers to record 4 dice where 5 are thrown")
+	}
 	bob.enter(2)
+	bob.waitText(`[data-testid=send]`, "Record 5 dice")
+
+	// Bob's phone loses its live updates, and the host's phone records
+	// Bob's throw first. Bob's phone, which cannot know, records it again:
+	// the engine refuses it with its reason, and Bob's phone catches up.
+	bobToken := eval[string](bob, `Object.values(JSON.parse(localStorage.getItem('tally.tables')))[0].token`)
+	srv.deafen(bobToken)
+	bob.waitFor("the lost live updates on Bob's phone", `!document.getElementById('banner').hidden`)
+	host.enter(6, 5, 1, 1, 2)
+	host.tap(`[data-testid=send]`)
+	host.waitText(`[data-testid=next]`, "Throw 3 dice")
 	bob.tap(`[data-testid=send]`)
+	bob.waitText(`[data-testid=reason]`, "5 dice thrown, but only 3 may be thrown")
 	bob.waitText(`[data-testid=next]`, "Throw 3 dice")
+	bob.shot("rejected")
+	srv.hear(bobToken)
+	bob.waitFor("Bob's live updates back", `document.getElementById('banner').hidden`)
 	host.waitFor("Bob's first throw on the host's phone", row("Bob")+`?.querySelectorAll('.die').length === 5`)
 	bob.enter(4, 1, 2)
 	bob.tap(`[data-testid=send]`)
