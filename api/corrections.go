@@ -21,7 +21,13 @@ func (s *server) reverseRound(c echo.Context) error {
 }
 
 func correctRound(c echo.Context, correct func(context.Context, table.Auth, table.Key, int, table.CorrectionInput) (table.Reply, error)) error {
-	n, err := roundNumber(c)
+	return correction(c, "round", correct)
+}
+
+// correction parses the number the path names (what it numbers, for the
+// refusal) and the optional reason, and sends the correction.
+func correction(c echo.Context, what string, correct func(context.Context, table.Auth, table.Key, int, table.CorrectionInput) (table.Reply, error)) error {
+	n, err := pathNumber(c, what)
 	if err != nil {
 		return err
 	}
@@ -38,15 +44,7 @@ func correctRound(c echo.Context, correct func(context.Context, table.Auth, tabl
 // host reverses the buy-in, cash-out or payment that ledger event seq
 // recorded.
 func (s *server) reverseEntry(c echo.Context) error {
-	seq, err := pathNumber(c, "event")
-	if err != nil {
-		return err
-	}
-	var in table.CorrectionInput
-	k, err := optionalWrite(c, &in, http.StatusCreated)
-	if err != nil {
-		return err
-	}
-	r, err := s.tables.ReverseEntry(c.Request().Context(), auth(c), k, int64(seq), in)
-	return reply(c, r, err)
+	return correction(c, "event", func(ctx context.Context, a table.Auth, k table.Key, seq int, in table.CorrectionInput) (table.Reply, error) {
+		return s.tables.ReverseEntry(ctx, a, k, int64(seq), in)
+	})
 }

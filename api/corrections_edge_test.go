@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -92,7 +93,7 @@ func TestCorrectionsOfARollOffAndAPlayoff(t *testing.T) {
 		body: map[string]any{"rollOff": []any{throw(ann, 2, 2, 2, 2, 2), throw(bob, 1, 1, 1, 1, 2), throw(cy, 6, 6, 6, 6, 6)}}},
 		http.StatusUnprocessableEntity, "/problems/invalid-request")
 	r2 := s.start(nil)
-	if !slicesEqual(r1.Players, r2.Players) {
+	if !slices.Equal(r1.Players, r2.Players) {
 		t.Fatalf("round 2 order %v, round 1 %v", r2.Players, r1.Players)
 	}
 	name := map[int64]string{ann: "Ann", bob: "Bob", cy: "Cy"}
@@ -113,7 +114,7 @@ func TestCorrectionsOfARollOffAndAPlayoff(t *testing.T) {
 	s.turn(4, name[p4.Players[0]], []int{6, 5, 4, 6, 6})
 	s.correct("/rounds/4/reverse", "", nil)
 	p5 := s.start(nil)
-	if !p5.Playoff || !slicesEqual(p5.Players, p4.Players) {
+	if !p5.Playoff || !slices.Equal(p5.Players, p4.Players) {
 		t.Fatalf("playoff again: %+v", p5)
 	}
 	s.turn(5, name[p5.Players[0]], []int{6, 5, 4, 6, 6})
@@ -129,18 +130,6 @@ func TestCorrectionsOfARollOffAndAPlayoff(t *testing.T) {
 		t.Fatalf("audit: %+v", rep)
 	}
 	s.auditOK()
-}
-
-func slicesEqual(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCorrectionsThatWouldOverdrawAreRefused(t *testing.T) {
