@@ -17,10 +17,14 @@ const authKey = "tally.auth"
 // missing or unknown token is 401, a token of another table 403).
 func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if c.Param("tableId") == "" || strings.HasSuffix(c.Path(), "/*") {
+		param := "tableId"
+		if c.Param("crewId") != "" {
+			param = "crewId" // a crew is a table of kind crew
+		}
+		if c.Param(param) == "" || strings.HasSuffix(c.Path(), "/*") {
 			return unrouted(c)
 		}
-		tableID, err := pathID(c, "tableId")
+		tableID, err := pathID(c, param)
 		if err != nil {
 			return err
 		}

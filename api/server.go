@@ -90,6 +90,12 @@ func (s *server) routes(e *echo.Echo) {
 	// guessing shares their limits.
 	v1.POST("/host-recovery", s.recoverHost, s.join.middleware)
 
+	v1.POST("/crews", s.createCrew)
+	cr := v1.Group("/crews/:crewId", s.authenticate)
+	cr.GET("", s.getCrew)
+	cr.POST("/nights", s.createNight)
+	cr.POST("/nights/:number/roll", s.rollNight)
+
 	t := v1.Group("/tables/:tableId", s.authenticate)
 	t.GET("", s.getTable)
 	t.POST("/close", s.closeTable)

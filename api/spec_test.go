@@ -114,7 +114,7 @@ func (c *client) do(t testing.TB, r req) resp {
 	if r.token != "" {
 		hr.Header.Set(echo.HeaderAuthorization, "Bearer "+r.token)
 	}
-	if r.key == "" && !r.noKey && r.method == http.MethodPost && (r.path == "/v1/tables" || r.path == "/v1/join" || r.path == "/v1/host-recovery") {
+	if r.key == "" && !r.noKey && r.method == http.MethodPost && (r.path == "/v1/tables" || r.path == "/v1/crews" || r.path == "/v1/join" || r.path == "/v1/host-recovery") {
 		r.key = randomKey()
 	}
 	if r.key != "" {

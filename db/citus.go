@@ -43,6 +43,7 @@ var Distribution = []Distributed{
 	{Table: "royale_actions", Column: "table_id", ColocateWith: "tables"},
 	{Table: "host_recoveries", Column: "table_id", ColocateWith: "tables"},
 	{Table: "retired_tokens", Column: "table_id", ColocateWith: "tables"},
+	{Table: "crew_nights", Column: "table_id", ColocateWith: "tables"},
 	{Table: "join_codes", Column: "code"},
 }
 

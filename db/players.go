@@ -19,6 +19,9 @@ type Player struct {
 	// ClaimedAt is when a phone joined as this player; nil for a seat the
 	// host made that nobody has claimed yet.
 	ClaimedAt *time.Time
+	// Member is, at a crew's night, the crew's player this player is; 0
+	// elsewhere.
+	Member game.PlayerID
 }
 
 // NewPlayer is a player about to be seated.
@@ -27,6 +30,7 @@ type NewPlayer struct {
 	Seat      int
 	TokenHash []byte
 	Claimed   bool // a phone takes the seat as it is made
+	Member    game.PlayerID
 }
 
 // PlayerInsert queues seating a player, with their account, and fills out
@@ -35,7 +39,7 @@ type NewPlayer struct {
 func (b *Batch) PlayerInsert(tableID int64, p NewPlayer, out *Player) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.PlayerInsert(b.ctx, q, dbsqlc.PlayerInsertParams{TableID: tableID, Name: p.Name,
-			Seat: int32(p.Seat), TokenHash: p.TokenHash, Claimed: p.Claimed})
+			Seat: int32(p.Seat), TokenHash: p.TokenHash, Claimed: p.Claimed, Member: memberRef(p.Member)})
 		if err != nil {
 			return err
 		}
@@ -88,5 +92,17 @@ func (b *Batch) PlayerLeave(tableID int64, id game.PlayerID) {
 func toPlayer(r dbsqlc.Player, out *Player) error {
 	*out = Player{ID: game.PlayerID(r.ID), Name: r.Name, Seat: int(r.Seat), TokenHash: r.TokenHash,
 		JoinedAt: r.JoinedAt, LeftAt: r.LeftAt, ClaimedAt: r.ClaimedAt}
+	if r.Member != nil {
+		out.Member = game.PlayerID(*r.Member)
+	}
 	return nil
+}
+
+// memberRef is a crew member's id as stored: NULL for none.
+func memberRef(m game.PlayerID) *int64 {
+	if m == 0 {
+		return nil
+	}
+	id := int64(m)
+	return &id
 }

@@ -44,7 +44,17 @@ type Table struct {
 	Rounds int
 	// Royale is a Battleship Royale table's options; nil at a dice table.
 	Royale *royale.Options
+	// Kind is KindTable, or KindCrew for a crew (migration 9); Crew is the
+	// crew a night was made for, 0 for none.
+	Kind string
+	Crew int64
 }
+
+// The kinds of table.
+const (
+	KindTable = "table"
+	KindCrew  = "crew" // a crew's running balances; it plays no rounds
+)
 
 // NewTable is a table about to be made.
 type NewTable struct {
@@ -57,6 +67,8 @@ type NewTable struct {
 	AuditTokenHash []byte
 	NoOverdraft    bool
 	Royale         *royale.Options
+	Kind           string // KindTable when empty
+	Crew           int64  // the crew a night is made for, 0 for none
 }
 
 // TableInsert queues making a table, with its pot and bank accounts, and
@@ -74,13 +86,21 @@ func (b *Batch) TableInsert(t NewTable, out *Table) {
 			panic(fmt.Sprintf("db: Royale options always encode: %v", err))
 		}
 	}
+	kind := t.Kind
+	if kind == "" {
+		kind = KindTable
+	}
+	var crew *int64
+	if t.Crew != 0 {
+		crew = &t.Crew
+	}
 	b.exec(func(q dbsqlc.DBTX) error {
 		return queries.JoinCodeInsert(b.ctx, q, dbsqlc.JoinCodeInsertParams{Code: t.JoinCode, TableID: t.ID})
 	})
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.TableInsert(b.ctx, q, dbsqlc.TableInsertParams{ID: t.ID, Name: t.Name, Ruleset: rules,
 			Currency: t.Currency, JoinCode: t.JoinCode, HostTokenHash: t.HostTokenHash,
-			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft, Royale: opts})
+			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft, Royale: opts, Kind: kind, Crew: crew})
 		if err != nil {
 			return err
 		}
@@ -191,7 +211,10 @@ func toTable(r dbsqlc.Table, out *Table) error {
 	*out = Table{ID: r.ID, Name: r.Name, Rules: rules, Currency: r.Currency, JoinCode: r.JoinCode,
 		HostTokenHash: r.HostTokenHash, AuditTokenHash: r.AuditTokenHash, NoOverdraft: r.NoOverdraft,
 		Status: r.Status, CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt,
-		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds)}
+		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds), Kind: r.Kind}
+	if r.Crew != nil {
+		out.Crew = *r.Crew
+	}
 	if r.Royale != nil {
 		out.Royale = new(royale.Options)
 		if err := json.Unmarshal(r.Royale, out.Royale); err != nil {

@@ -12,6 +12,10 @@ import (
 // mistake is undone by moving the same amounts back.
 const KindReversal Kind = "reversal"
 
+// KindNight rolls a crew's night into the crew: each member's closing
+// balance that night, moved onto the member's account at the crew.
+const KindNight Kind = "night"
+
 // ReversalMeta is a reversal's metadata: the ledger event that recorded
 // the entry it reverses (which no other reversal may name), that entry's
 // kind, and why.

@@ -479,9 +479,10 @@ func (au *audit) table(players []db.Player) {
 	}
 	t := au.row
 	if created.Name != t.Name || created.Currency != t.Currency || created.NoOverdraft != t.NoOverdraft ||
-		!reflect.DeepEqual(normalize(created.Ruleset), normalize(t.Rules)) || !reflect.DeepEqual(created.Royale, t.Royale) {
+		!reflect.DeepEqual(normalize(created.Ruleset), normalize(t.Rules)) || !reflect.DeepEqual(created.Royale, t.Royale) ||
+		created.Kind != crewKind(t.Kind) || created.Crew != t.Crew {
 		au.rep.ChainOK = false
-		au.problem("the table's name, currency, rules or overdraft setting differ from those event 1 recorded when it was made")
+		au.problem("the table's name, currency, rules, overdraft setting, kind or crew differ from those event 1 recorded when it was made")
 	}
 	seated := map[game.PlayerID]playerSeated{}
 	for _, e := range au.events {
@@ -491,7 +492,7 @@ func (au *audit) table(players []db.Player) {
 		}
 	}
 	for _, p := range players {
-		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat {
+		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat || s.Member != p.Member {
 			au.rep.ChainOK = false
 			au.problem("player %d (%s, seat %d) is not the player an event seated", p.ID, p.Name, p.Seat)
 		}

@@ -212,6 +212,9 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 		if e == nil {
 			return nil, fmt.Errorf("%w: no movement of money of table %d was recorded by event %d", ErrNotFound, w.st.row.ID, seq)
 		}
+		if err := w.nightOver(); err != nil {
+			return nil, err
+		}
 		switch ledger.Kind(e.Kind) {
 		case ledger.KindDeposit:
 			if err := w.openTable(); err != nil {

@@ -110,6 +110,9 @@ func (s *Service) cash(ctx context.Context, a Auth, k Key, what string, in CashI
 		if err := w.who.mustHost(what); err != nil {
 			return nil, err
 		}
+		if err := w.nightOver(); err != nil {
+			return nil, err
+		}
 		if !closedToo {
 			if err := w.openTable(); err != nil {
 				return nil, err
@@ -140,6 +143,9 @@ type PaymentInput struct {
 // paid). A closed table still takes them: that is when people settle up.
 func (s *Service) Pay(ctx context.Context, a Auth, k Key, in PaymentInput) (Reply, error) {
 	return s.tableWrite(ctx, a, k, func(w *writer) (any, error) {
+		if err := w.nightOver(); err != nil {
+			return nil, err
+		}
 		switch p := w.who; {
 		case p.Role == RoleHost:
 		case p.Role == RolePlayer && p.Player == in.To:

@@ -67,6 +67,9 @@ func (st *tableState) royaleTable() error {
 
 // diceTable refuses the dice requests of a Battleship Royale table.
 func (st *tableState) diceTable() error {
+	if st.row.Kind == db.KindCrew {
+		return fmt.Errorf("%w: table %d is a crew, which plays no rounds: make a night for it", ErrWrongGame, st.row.ID)
+	}
 	if st.row.Royale != nil {
 		return fmt.Errorf("%w: table %d plays Battleship Royale, which has games, not rounds", ErrWrongGame, st.row.ID)
 	}

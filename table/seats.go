@@ -19,6 +19,11 @@ import (
 // (claimed); without one, the seat gets the hash of a token nobody is
 // given, until a phone claims the seat.
 func (w *writer) seat(name string, hash []byte) error {
+	return w.seatMember(name, hash, 0)
+}
+
+// seatMember is seat for a crew member at one of the crew's nights.
+func (w *writer) seatMember(name string, hash []byte, member game.PlayerID) error {
 	seatNo, active := 1, 0
 	taken := slices.Clone(w.st.players)
 	for _, p := range w.seated {
@@ -40,8 +45,8 @@ func (w *writer) seat(name string, hash []byte) error {
 	if !claimed {
 		_, hash = newToken(prefixPlayer, w.st.row.ID)
 	}
-	p := &db.Player{Name: name, Seat: seatNo, TokenHash: hash}
-	w.out.PlayerInsert(w.st.row.ID, db.NewPlayer{Name: name, Seat: seatNo, TokenHash: hash, Claimed: claimed}, p)
+	p := &db.Player{Name: name, Seat: seatNo, TokenHash: hash, Member: member}
+	w.out.PlayerInsert(w.st.row.ID, db.NewPlayer{Name: name, Seat: seatNo, TokenHash: hash, Claimed: claimed, Member: member}, p)
 	w.seated = append(w.seated, p)
 	return nil
 }

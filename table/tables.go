@@ -53,20 +53,33 @@ type Created struct {
 // CreateTable makes a table, its pot and bank, and its first seats. The
 // keys of tables being made share one scope.
 func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, error) {
-	k.scope = scopeCreate
-	rs, err := game.NewRuleset(in.Preset, in.Options)
+	t, names, err := newTableRow(in)
 	if err != nil {
 		return Reply{}, err
+	}
+	seats := make([]newSeat, len(names))
+	for i, n := range names {
+		seats[i] = newSeat{name: n}
+	}
+	return s.create(ctx, k, t, seats)
+}
+
+// newTableRow checks what a host asks for and makes it a table's row and
+// its players' names.
+func newTableRow(in NewTable) (db.NewTable, []string, error) {
+	rs, err := game.NewRuleset(in.Preset, in.Options)
+	if err != nil {
+		return db.NewTable{}, nil, err
 	}
 	var opts *royale.Options
 	switch in.Game {
 	case "", GameDice:
 		if in.Royale != nil {
-			return Reply{}, fmt.Errorf("%w: royale options are for a Battleship Royale table (game royale)", ErrInvalid)
+			return db.NewTable{}, nil, fmt.Errorf("%w: royale options are for a Battleship Royale table (game royale)", ErrInvalid)
 		}
 	case GameRoyale:
 		if in.Preset != "" || in.Options != (game.Options{}) {
-			return Reply{}, fmt.Errorf("%w: a Battleship Royale table has royale options, not a dice preset or dice options", ErrInvalid)
+			return db.NewTable{}, nil, fmt.Errorf("%w: a Battleship Royale table has royale options, not a dice preset or dice options", ErrInvalid)
 		}
 		o := royale.Options{}
 		if in.Royale != nil {
@@ -74,32 +87,32 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 		}
 		o = o.WithDefaults()
 		if err := o.Check(); err != nil {
-			return Reply{}, err
+			return db.NewTable{}, nil, err
 		}
 		// A bounty is paid the moment a card sinks. A table where nobody
 		// may go below zero would refuse the shot that sinks the card of
 		// a player who cannot pay, and so tell the shooter which cell
 		// was that card's last.
 		if o.Bounty > 0 && in.NoOverdraft {
-			return Reply{}, fmt.Errorf("%w: a bounty is paid as a card sinks, so it cannot be played where nobody may go below zero (noOverdraft): choose one", ErrInvalid)
+			return db.NewTable{}, nil, fmt.Errorf("%w: a bounty is paid as a card sinks, so it cannot be played where nobody may go below zero (noOverdraft): choose one", ErrInvalid)
 		}
 		opts = &o
 	default:
-		return Reply{}, fmt.Errorf("%w: no game %q (dice or royale)", ErrInvalid, in.Game)
+		return db.NewTable{}, nil, fmt.Errorf("%w: no game %q (dice or royale)", ErrInvalid, in.Game)
 	}
 	if len(in.Players) > maxPlayers {
-		return Reply{}, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
+		return db.NewTable{}, nil, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
 	}
 	name, err := cleanText(in.Name, "the table's name", maxTableRunes)
 	if err != nil {
-		return Reply{}, err
+		return db.NewTable{}, nil, err
 	}
 	if name == "" {
 		name = "Table"
 	}
 	currency, err := cleanText(in.Currency, "the currency", maxCurrencyRunes)
 	if err != nil {
-		return Reply{}, err
+		return db.NewTable{}, nil, err
 	}
 	if currency == "" {
 		currency = "units"
@@ -107,12 +120,26 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 	names := make([]string, len(in.Players))
 	for i, n := range in.Players {
 		if names[i], err = cleanName(n); err != nil {
-			return Reply{}, err
+			return db.NewTable{}, nil, err
 		}
 	}
+	return db.NewTable{Name: name, Rules: rs, Currency: currency, NoOverdraft: in.NoOverdraft, Royale: opts}, names, nil
+}
+
+// newSeat is a player a table is made with: a name, and at a crew's night
+// the crew member they are.
+type newSeat struct {
+	name   string
+	member game.PlayerID
+}
+
+// create makes table t with its first seats, under a fresh join code (a
+// new one when the code was taken meanwhile).
+func (s *Service) create(ctx context.Context, k Key, t db.NewTable, seats []newSeat) (Reply, error) {
+	k.scope = scopeCreate
 	for attempt := 1; ; attempt++ {
-		reply, err := s.createOnce(ctx, k, db.NewTable{Name: name, Rules: rs, Currency: currency, JoinCode: newJoinCode(),
-			NoOverdraft: in.NoOverdraft, Royale: opts}, names)
+		t.JoinCode = newJoinCode()
+		reply, err := s.createOnce(ctx, k, t, seats)
 		// A join code or a key taken meanwhile: a new code, or the key's
 		// stored answer, on the next attempt.
 		taken := db.ConflictOn(err)
@@ -126,7 +153,7 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 // createOnce makes the table in one transaction: the key is looked up and
 // the table's id taken in one round trip, the table made and its players
 // seated in a second, and its events written with the commit in a third.
-func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []string) (reply Reply, err error) {
+func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []newSeat) (reply Reply, err error) {
 	conn, err := s.acquire(ctx)
 	if err != nil {
 		return Reply{}, err
@@ -154,20 +181,23 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, names []
 		head: chain.Start(), now: time.Now()}
 	w.out.TableInsert(t, &st.row)
 	st.row.ID = t.ID
-	for _, n := range names {
-		if err := w.seat(n, nil); err != nil {
+	for _, n := range seats {
+		if err := w.seatMember(n.name, nil, n.member); err != nil {
 			return Reply{}, err
 		}
+	}
+	if t.Crew != 0 {
+		w.out.CrewNightInsert(t.Crew, t.ID)
 	}
 	if err := w.flush(); err != nil {
 		return Reply{}, err
 	}
 	if _, err := w.emit("table.created", tableCreated{Name: t.Name, Ruleset: t.Rules, Currency: t.Currency,
-		NoOverdraft: t.NoOverdraft, Royale: t.Royale}); err != nil {
+		NoOverdraft: t.NoOverdraft, Royale: t.Royale, Crew: t.Crew, Kind: crewKind(t.Kind)}); err != nil {
 		return Reply{}, err
 	}
 	for _, p := range st.players {
-		if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat}); err != nil {
+		if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat, Member: p.Member}); err != nil {
 			return Reply{}, err
 		}
 	}
@@ -183,11 +213,16 @@ type (
 		Ruleset     game.Ruleset `json:"ruleset"`
 		// Royale is a Battleship Royale table's options.
 		Royale *royale.Options `json:"royale,omitempty"`
+		// Kind is "crew" for a crew; Crew, the crew a night was made for.
+		Kind string `json:"kind,omitempty"`
+		Crew int64  `json:"crew,omitempty"`
 	}
 	playerSeated struct {
 		Name   string        `json:"name"`
 		Player game.PlayerID `json:"player"`
 		Seat   int           `json:"seat"`
+		// Member is, at a crew's night, the crew member the player is.
+		Member game.PlayerID `json:"member,omitempty"`
 	}
 	playerEvent struct {
 		Name   string        `json:"name"`
@@ -237,7 +272,9 @@ func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
 // finished first. Afterwards only withdrawals and settlement payments are
 // accepted.
 func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
-	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
+	var crew int64
+	reply, err := s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
+		crew = w.st.row.Crew
 		if err := w.who.mustHost("close the table"); err != nil {
 			return nil, err
 		}
@@ -277,6 +314,13 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 		st.accounts = w.books().Accounts()
 		return st.view(w.who), nil
 	})
+	if err == nil && crew != 0 && !reply.Replayed {
+		// A crew's night rolls into the crew as it closes. Should this
+		// fail, the night is closed all the same and the crew's page
+		// offers to roll it (RollNight).
+		_, _ = s.rollNight(ctx, target{tableID: crew, open: true}, Key{}, a.TableID, func(*writer) error { return nil })
+	}
+	return reply, err
 }
 
 // tableClosed is the payload of table.closed: the event of the close-out,

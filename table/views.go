@@ -23,10 +23,13 @@ type PlayerView struct {
 	// the host phone tells the host of every new one.
 	ClaimedAt *time.Time `json:"claimedAt,omitempty"`
 	LeftAt    *time.Time `json:"leftAt,omitempty"`
+	// Member is, at a crew's night, the crew member this player is.
+	Member game.PlayerID `json:"member,omitempty"`
 }
 
 func playerView(p db.Player) PlayerView {
-	return PlayerView{ID: p.ID, Name: p.Name, Seat: p.Seat, Claimed: p.ClaimedAt != nil, ClaimedAt: p.ClaimedAt, LeftAt: p.LeftAt}
+	return PlayerView{ID: p.ID, Name: p.Name, Seat: p.Seat, Claimed: p.ClaimedAt != nil, ClaimedAt: p.ClaimedAt, LeftAt: p.LeftAt,
+		Member: p.Member}
 }
 
 // TableView is a table.
@@ -47,6 +50,10 @@ type TableView struct {
 	Royale    *RoyaleSummary `json:"royale,omitempty"`
 	CreatedAt time.Time      `json:"createdAt"`
 	ClosedAt  *time.Time     `json:"closedAt,omitempty"`
+	// Kind is "crew" for a crew, which plays no rounds (crews.go); Crew is
+	// the crew a night was made for.
+	Kind string `json:"kind,omitempty"`
+	Crew int64  `json:"crew,omitempty"`
 }
 
 // GameView is the running state of a game of rounds (Scarne).
@@ -70,7 +77,11 @@ type RoyaleSummary struct {
 func (st *tableState) view(viewer Principal) TableView {
 	t := st.row
 	v := TableView{ID: t.ID, Name: t.Name, Ruleset: t.Rules, Currency: t.Currency, NoOverdraft: t.NoOverdraft,
-		Status: t.Status, Players: make([]PlayerView, 0, len(st.players)), CreatedAt: t.CreatedAt, ClosedAt: t.ClosedAt}
+		Status: t.Status, Players: make([]PlayerView, 0, len(st.players)), CreatedAt: t.CreatedAt, ClosedAt: t.ClosedAt,
+		Crew: t.Crew}
+	if t.Kind == db.KindCrew {
+		v.Kind = db.KindCrew
+	}
 	if viewer.Role != RoleAudit {
 		v.JoinCode = t.JoinCode
 	}

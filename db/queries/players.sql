@@ -1,7 +1,7 @@
 -- name: PlayerInsert :one
 -- PlayerInsert seats a player (PlayerAccountInsert opens their account).
-INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
-VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END)
+INSERT INTO players (table_id, name, seat, token_hash, claimed_at, member)
+VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END, @member)
 RETURNING *;
 
 -- name: PlayerAccountInsert :exec

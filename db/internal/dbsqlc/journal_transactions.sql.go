@@ -96,7 +96,7 @@ SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.create
 FROM journal_transactions j
 LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
 WHERE j.table_id = $1
-  AND (j.kind = 'reversal' OR j.event_seq = $2 OR r.number = $3::int)
+  AND (j.kind IN ('reversal', 'night') OR j.event_seq = $2 OR r.number = $3::int)
 ORDER BY j.id
 `
 
@@ -119,7 +119,8 @@ type JournalListCorrectableRow struct {
 
 // JournalListCorrectable is what a correction reads of the journal: the
 // transaction that ledger event @event_seq recorded, round @round's
-// transactions, and every reversal (which say what is reversed already).
+// transactions, and every reversal and roll-over of a night (which say
+// what is reversed or rolled already).
 func (q *Queries) JournalListCorrectable(ctx context.Context, db DBTX, arg JournalListCorrectableParams) ([]JournalListCorrectableRow, error) {
 	rows, err := db.Query(ctx, journalListCorrectable, arg.TableID, arg.EventSeq, arg.Round)
 	if err != nil {

@@ -31,6 +31,12 @@ type AuditCheckpoint struct {
 	CreatedAt time.Time
 }
 
+type CrewNight struct {
+	TableID   int64
+	Night     int64
+	CreatedAt time.Time
+}
+
 type Event struct {
 	TableID   int64
 	Seq       int64
@@ -87,6 +93,7 @@ type Player struct {
 	JoinedAt  time.Time
 	LeftAt    *time.Time
 	ClaimedAt *time.Time
+	Member    *int64
 }
 
 type Posting struct {
@@ -175,6 +182,8 @@ type Table struct {
 	HeadSeal       []byte
 	LegacySeq      int64
 	Royale         json.RawMessage
+	Kind           string
+	Crew           *int64
 }
 
 type Turn struct {

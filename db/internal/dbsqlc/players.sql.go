@@ -44,9 +44,9 @@ func (q *Queries) PlayerClaim(ctx context.Context, db DBTX, arg PlayerClaimParam
 }
 
 const playerInsert = `-- name: PlayerInsert :one
-INSERT INTO players (table_id, name, seat, token_hash, claimed_at)
-VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)
-RETURNING id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at
+INSERT INTO players (table_id, name, seat, token_hash, claimed_at, member)
+VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, $6)
+RETURNING id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member
 `
 
 type PlayerInsertParams struct {
@@ -55,6 +55,7 @@ type PlayerInsertParams struct {
 	Seat      int32
 	TokenHash []byte
 	Claimed   bool
+	Member    *int64
 }
 
 // PlayerInsert seats a player (PlayerAccountInsert opens their account).
@@ -65,6 +66,7 @@ func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertPar
 		arg.Seat,
 		arg.TokenHash,
 		arg.Claimed,
+		arg.Member,
 	)
 	var i Player
 	err := row.Scan(
@@ -76,6 +78,7 @@ func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertPar
 		&i.JoinedAt,
 		&i.LeftAt,
 		&i.ClaimedAt,
+		&i.Member,
 	)
 	return i, err
 }
@@ -99,7 +102,7 @@ func (q *Queries) PlayerLeave(ctx context.Context, db DBTX, arg PlayerLeaveParam
 }
 
 const playerList = `-- name: PlayerList :many
-SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at FROM players WHERE table_id = $1 ORDER BY seat, id
+SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member FROM players WHERE table_id = $1 ORDER BY seat, id
 `
 
 func (q *Queries) PlayerList(ctx context.Context, db DBTX, tableID int64) ([]Player, error) {
@@ -120,6 +123,7 @@ func (q *Queries) PlayerList(ctx context.Context, db DBTX, tableID int64) ([]Pla
 			&i.JoinedAt,
 			&i.LeftAt,
 			&i.ClaimedAt,
+			&i.Member,
 		); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,192 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/seal"
+	"github.com/tally-dice/tally/table"
+)
+
+// These tests play a crew's nights through the API: a crew is made, its
+// members join with its code, nights are made for it by its host and by a
+// member, and each night's closing balances roll into the crew, where the
+// crew settles up across nights. The sums stay zero throughout and every
+// table, the crew's included, passes its audit.
+
+// crewScene is a crew and the API it was made through.
+type crewScene struct {
+	*scene // the crew, as a table
+	tokens map[string]string
+}
+
+// newCrew makes a crew of members on a fresh database; each member joins
+// with the crew's code.
+func newCrew(t *testing.T, members ...string) *crewScene {
+	t.Helper()
+	pool := dbtest.Pool(t)
+	c := newClient(t, New(Config{Tables: table.New(pool, seal.Random(), nil), HeavyLimits: HeavyLimits{Burst: 1000, Every: time.Millisecond}}))
+	r := c.do(t, req{method: http.MethodPost, path: "/v1/crews", body: map[string]any{"name": "Friday crew", "currency": "chips",
+		"members": members}})
+	if r.status != http.StatusCreated {
+		t.Fatalf("make a crew: %d %s", r.status, r.body)
+	}
+	var out struct {
+		Table struct {
+			ID      int64  `json:"id"`
+			Kind    string `json:"kind"`
+			Players []struct {
+				ID   int64  `json:"id"`
+				Name string `json:"name"`
+			} `json:"players"`
+		} `json:"table"`
+		HostToken, AuditToken, JoinCode string
+	}
+	r.decode(t, &out)
+	if out.Table.Kind != "crew" {
+		t.Fatalf("the crew's table is of kind %q", out.Table.Kind)
+	}
+	tb := apiTable{ID: out.Table.ID, Host: out.HostToken, Audit: out.AuditToken, Code: out.JoinCode, Players: map[string]int64{}}
+	for _, p := range out.Table.Players {
+		tb.Players[p.Name] = p.ID
+	}
+	cs := &crewScene{scene: &scene{t: t, c: c, pool: pool, tb: tb}, tokens: map[string]string{}}
+	for _, m := range members {
+		cs.tokens[m] = cs.join(m)
+	}
+	return cs
+}
+
+// night makes a night for the crew with token, seating members, and
+// returns it as a scene of its own.
+func (cs *crewScene) night(token string, members ...string) *scene {
+	cs.t.Helper()
+	ids := make([]int64, len(members))
+	for i, m := range members {
+		ids[i] = cs.id(m)
+	}
+	r := cs.c.do(cs.t, req{method: http.MethodPost, path: fmt.Sprintf("/v1/crews/%d/nights", cs.tb.ID), token: token,
+		body: map[string]any{"name": "Night", "preset": "classic", "options": map[string]any{"ante": 2}, "members": ids}})
+	if r.status != http.StatusCreated {
+		cs.t.Fatalf("make a night: %d %s", r.status, r.body)
+	}
+	var out struct {
+		Table struct {
+			ID      int64 `json:"id"`
+			Crew    int64 `json:"crew"`
+			Players []struct {
+				ID     int64  `json:"id"`
+				Name   string `json:"name"`
+				Member int64  `json:"member"`
+			} `json:"players"`
+		} `json:"table"`
+		HostToken, AuditToken, JoinCode string
+	}
+	r.decode(cs.t, &out)
+	if out.Table.Crew != cs.tb.ID {
+		cs.t.Fatalf("the night is of crew %d, want %d", out.Table.Crew, cs.tb.ID)
+	}
+	n := &scene{t: cs.t, c: cs.c, pool: cs.pool, tb: apiTable{ID: out.Table.ID, Host: out.HostToken, Audit: out.AuditToken,
+		Code: out.JoinCode, Players: map[string]int64{}}}
+	for _, p := range out.Table.Players {
+		if p.Member != cs.id(p.Name) {
+			cs.t.Fatalf("night player %s is member %d, want %d", p.Name, p.Member, cs.id(p.Name))
+		}
+		n.tb.Players[p.Name] = p.ID
+	}
+	return n
+}
+
+// crewView is what GET /v1/crews/{id} answers.
+type crewView struct {
+	Balances sheet `json:"balances"`
+	Nights   []struct {
+		Table  int64  `json:"table"`
+		Status string `json:"status"`
+		Rolled bool   `json:"rolled"`
+	} `json:"nights"`
+}
+
+func (cs *crewScene) view(token string) crewView {
+	cs.t.Helper()
+	var v crewView
+	cs.must(http.StatusOK, req{method: http.MethodGet, path: fmt.Sprintf("/v1/crews/%d", cs.tb.ID), token: token}, &v)
+	return v
+}
+
+func TestCrewNightsRollIntoTheCrew(t *testing.T) {
+	t.Parallel()
+	cs := newCrew(t, "Ann", "Bob", "Cy", "Dee")
+
+	// Night 1, made by the crew's host: Ann wins a round of four.
+	n1 := cs.night(cs.tb.Host, "Ann", "Bob", "Cy", "Dee")
+	n1.start(nil)
+	n1.turn(1, "Ann", []int{6, 5, 4, 6, 6})
+	n1.turn(1, "Bob", []int{6, 5, 4, 3, 3})
+	n1.turn(1, "Cy", []int{6, 5, 4, 1, 2})
+	n1.turn(1, "Dee", []int{6, 5, 4, 2, 2})
+	n1.expectMoney(0, map[string]int64{"Ann": 6, "Bob": -2, "Cy": -2, "Dee": -2})
+	if v := cs.view(cs.tokens["Cy"]); len(v.Nights) != 1 || v.Nights[0].Rolled || v.Nights[0].Status != "open" {
+		t.Fatalf("the crew before night 1 closed: %+v", v)
+	}
+	n1.must(http.StatusOK, req{method: http.MethodPost, path: n1.tb.path("/close"), token: n1.tb.Host}, nil)
+	cs.expectMoney(0, map[string]int64{"Ann": 6, "Bob": -2, "Cy": -2, "Dee": 0 - 2})
+	// The night's money went to the crew: it is paid there, not here.
+	n1.refused(req{method: http.MethodPost, path: n1.tb.path("/payments"), token: n1.tb.Host,
+		body: map[string]any{"from": n1.id("Bob"), "to": n1.id("Ann"), "amount": 2}}, http.StatusConflict, "/problems/table-closed",
+		"went to crew")
+
+	// Night 2, made by Bob's phone, without Dee: Bob wins.
+	n2 := cs.night(cs.tokens["Bob"], "Bob", "Cy", "Ann")
+	n2.start(nil)
+	n2.turn(1, "Bob", []int{6, 5, 4, 6, 6})
+	n2.turn(1, "Cy", []int{6, 5, 4, 3, 3})
+	n2.turn(1, "Ann", []int{6, 5, 4, 1, 2})
+	n2.must(http.StatusOK, req{method: http.MethodPost, path: n2.tb.path("/close"), token: n2.tb.Host}, nil)
+	want := map[string]int64{"Ann": 4, "Bob": 2, "Cy": -4, "Dee": -2}
+	cs.expectMoney(0, want)
+
+	v := cs.view(cs.tokens["Dee"])
+	if len(v.Nights) != 2 || !v.Nights[0].Rolled || !v.Nights[1].Rolled {
+		t.Fatalf("the crew's nights: %+v", v.Nights)
+	}
+	// Rolling a night again changes nothing.
+	before := cs.snapshot()
+	cs.must(http.StatusCreated, req{method: http.MethodPost, path: fmt.Sprintf("/v1/crews/%d/nights/%d/roll", cs.tb.ID, n2.tb.ID),
+		token: cs.tokens["Ann"]}, nil)
+	cs.unchanged(before, "a night rolled twice")
+	cs.expectMoney(0, want)
+
+	// Settled up across both nights with the minimal payments.
+	cs.settleUp()
+	n1.auditOK()
+	n2.auditOK()
+}
+
+func TestCrewRefusals(t *testing.T) {
+	t.Parallel()
+	cs := newCrew(t, "Ann", "Bob")
+	crew := fmt.Sprintf("/v1/crews/%d", cs.tb.ID)
+	n := cs.night(cs.tb.Host, "Ann", "Bob")
+	before := cs.snapshot()
+	cs.refused(req{method: http.MethodPost, path: cs.tb.path("/rounds"), token: cs.tb.Host}, http.StatusConflict,
+		"/problems/conflict", "plays no rounds")
+	cs.refused(req{method: http.MethodPost, path: crew + "/nights", token: cs.tb.Host,
+		body: map[string]any{"preset": "classic", "members": []int64{cs.id("Ann"), 999}}}, http.StatusNotFound, "/problems/not-found",
+		"member 999")
+	cs.refused(req{method: http.MethodPost, path: crew + "/nights", token: cs.tb.Host,
+		body: map[string]any{"preset": "classic", "players": []string{"Eve"}}, invalid: true}, http.StatusUnprocessableEntity,
+		"/problems/invalid-request", "members")
+	cs.refused(req{method: http.MethodPost, path: crew + "/nights", token: cs.tb.Audit,
+		body: map[string]any{"preset": "classic", "members": []int64{cs.id("Ann")}}}, http.StatusForbidden, "/problems/forbidden")
+	cs.refused(req{method: http.MethodPost, path: fmt.Sprintf("%s/nights/%d/roll", crew, n.tb.ID), token: cs.tb.Host},
+		http.StatusConflict, "/problems/round-in-progress", "still open")
+	cs.refused(req{method: http.MethodGet, path: crew, token: n.tb.Host}, http.StatusForbidden, "/problems/forbidden")
+	cs.refused(req{method: http.MethodGet, path: fmt.Sprintf("/v1/crews/%d", n.tb.ID), token: n.tb.Host}, http.StatusNotFound,
+		"/problems/not-found", "not a crew")
+	cs.unchanged(before, "refused crew requests")
+	cs.auditOK()
+}

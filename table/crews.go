@@ -1,0 +1,262 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tally-dice/tally/db"
+	"github.com/tally-dice/tally/game"
+	"github.com/tally-dice/tally/ledger"
+)
+
+// This file is crews (issue 14): a group that plays night after night. A
+// crew is kept as a table of kind crew, which plays no rounds: its players
+// are the members (who join with its code, as at any table, and keep their
+// token, so a member's phone remembers them), its accounts their running
+// balances, and its ledger, settle-up, payments, history and audit are a
+// table's. A night is a table made for the crew, seating members; when it
+// closes, its closing balances roll into the crew in one journal entry.
+
+// NewCrew is what the person starting a crew asks for.
+type NewCrew struct {
+	Name     string   `json:"name"`
+	Currency string   `json:"currency"`
+	Members  []string `json:"members"`
+}
+
+// CreateCrew makes a crew with its first members; the answer is a table's
+// (the crew's host token, audit token and join code).
+func (s *Service) CreateCrew(ctx context.Context, k Key, in NewCrew) (Reply, error) {
+	t, names, err := newTableRow(NewTable{Name: in.Name, Currency: in.Currency, Players: in.Members})
+	if err != nil {
+		return Reply{}, err
+	}
+	if in.Name == "" {
+		t.Name = "Crew"
+	}
+	t.Kind = db.KindCrew
+	seats := make([]newSeat, len(names))
+	for i, n := range names {
+		seats[i] = newSeat{name: n}
+	}
+	return s.create(ctx, k, t, seats)
+}
+
+// crewKind is what table.created records of a table's kind: "crew", or
+// nothing for a table.
+func crewKind(kind string) string {
+	if kind == db.KindCrew {
+		return db.KindCrew
+	}
+	return ""
+}
+
+// NewNight is a night made for a crew: a table's settings, and the members
+// who sit down (in seat order).
+type NewNight struct {
+	NewTable
+	Members []game.PlayerID `json:"members"`
+}
+
+// CreateNight makes a night for the crew whose token a holds: a table that
+// seats the members named, each as the crew's player they are, whose
+// closing balances roll into the crew. Any member (or the crew's host)
+// makes one, and holds the night's host token.
+func (s *Service) CreateNight(ctx context.Context, a Auth, k Key, in NewNight) (Reply, error) {
+	if len(in.Players) > 0 {
+		return Reply{}, fmt.Errorf("%w: a crew's night seats members (members: their ids), not names", ErrInvalid)
+	}
+	if len(in.Members) < 1 {
+		return Reply{}, fmt.Errorf("%w: members: name at least one member of the crew to sit down", ErrInvalid)
+	}
+	r, who, err := s.read(ctx, a, readPlan{})
+	if err != nil {
+		return Reply{}, err
+	}
+	if r.row.Kind != db.KindCrew {
+		return Reply{}, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, a.TableID)
+	}
+	if err := who.mayWrite(); err != nil {
+		return Reply{}, err
+	}
+	seats := make([]newSeat, 0, len(in.Members))
+	for _, m := range in.Members {
+		i := slices.IndexFunc(r.Players, func(p db.Player) bool { return p.ID == m })
+		switch {
+		case i < 0 || r.Players[i].LeftAt != nil:
+			return Reply{}, fmt.Errorf("%w: member %d is not in crew %d", ErrNotFound, m, a.TableID)
+		case slices.ContainsFunc(seats, func(x newSeat) bool { return x.member == m }):
+			return Reply{}, fmt.Errorf("%w: member %d is named twice", ErrInvalid, m)
+		}
+		seats = append(seats, newSeat{name: r.Players[i].Name, member: m})
+	}
+	in.Currency = r.row.Currency
+	t, _, err := newTableRow(in.NewTable)
+	if err != nil {
+		return Reply{}, err
+	}
+	t.Crew = r.row.ID
+	return s.create(ctx, k, t, seats)
+}
+
+// nightRolled is the metadata of a night's roll-over into its crew.
+type nightRolled struct {
+	Night int64  `json:"night"`
+	Name  string `json:"name"`
+}
+
+// RollNight rolls a closed night's closing balances into its crew: one
+// journal entry at the crew moves each member's balance (and the cash the
+// night's bank holds) onto the crew's accounts. A night rolls once; rolling
+// it again answers with the crew's balances and changes nothing. Closing a
+// night rolls it; this is for a night whose roll-over did not happen then
+// (the server stopped between the two).
+func (s *Service) RollNight(ctx context.Context, a Auth, k Key, night int64) (Reply, error) {
+	t := tokenTarget(a)
+	return s.rollNight(ctx, t, k, night, func(w *writer) error { return w.who.mayWrite() })
+}
+
+func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, may func(w *writer) error) (Reply, error) {
+	var row db.Table
+	var accounts []db.Account
+	var players []db.Player
+	t.also = func(b *db.Batch) {
+		row, accounts, players = db.Table{}, nil, nil
+		b.TableGet(night, &row)
+		b.AccountList(night, &accounts)
+		b.PlayerList(night, &players)
+	}
+	t.correct = &correctRef{entry: -1}
+	if t.token != "" {
+		k.scope = tokenScope(t.hash)
+	}
+	return s.write(ctx, t, k, func(w *writer) (any, error) {
+		if err := may(w); err != nil {
+			return nil, err
+		}
+		crew := w.st.row
+		switch {
+		case crew.Kind != db.KindCrew:
+			return nil, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, crew.ID)
+		case row.ID == 0 || row.Crew != crew.ID:
+			return nil, fmt.Errorf("%w: table %d is not a night of crew %d", ErrNotFound, night, crew.ID)
+		case row.Status != db.TableClosed:
+			return nil, fmt.Errorf("%w: night %d is still open: its balances roll into the crew when it closes", ErrRoundPlaying, night)
+		}
+		if !rolledAlready(w.journal, night) {
+			e, err := nightEntry(row, accounts, players)
+			if err != nil {
+				return nil, err
+			}
+			if len(e.Lines) > 0 { // a night where nobody won or lost moves nothing
+				if err := w.post(e); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return balancesView(ledger.Sheet(crew.Currency, w.books().Accounts(), w.st.players)), nil
+	})
+}
+
+// rolledAlready says whether the crew's roll-overs (as JournalCorrectable
+// reads them) hold night's.
+func rolledAlready(journal []db.JournalEntry, night int64) bool {
+	for _, j := range journal {
+		var m nightRolled
+		if j.Kind == string(ledger.KindNight) && json.Unmarshal(j.Metadata, &m) == nil && m.Night == night {
+			return true
+		}
+	}
+	return false
+}
+
+// nightEntry moves a closed night's balances onto its crew's accounts: each
+// member's balance to the member, the night bank's to the crew's bank. A
+// closed night's pot is empty (closing returned it).
+func nightEntry(night db.Table, accounts []db.Account, players []db.Player) (ledger.Entry, error) {
+	member := map[int64]game.PlayerID{}
+	for _, p := range players {
+		member[int64(p.ID)] = p.Member
+	}
+	e := ledger.Entry{Kind: ledger.KindNight, Memo: "night: " + night.Name, Meta: nightRolled{Night: night.ID, Name: night.Name}}
+	for _, a := range accounts {
+		switch {
+		case a.Balance == 0:
+		case a.Kind == db.AccountPlayer && member[int64(a.Player)] != 0:
+			e.Lines = append(e.Lines, ledger.Line{Account: ledger.PlayerAccount(member[int64(a.Player)]), Amount: a.Balance})
+		case a.Kind == db.AccountWorld:
+			e.Lines = append(e.Lines, ledger.Line{Account: ledger.World, Amount: a.Balance})
+		default:
+			return ledger.Entry{}, fmt.Errorf("%w: night %d's %s account holds %d that belongs to no member", ErrHistoryBroken, night.ID, a.Kind, a.Balance)
+		}
+	}
+	return e, nil
+}
+
+// nightOver refuses money at a crew's night once it closed: its balances
+// went to the crew, where what is owed is settled.
+func (w *writer) nightOver() error {
+	if w.st.row.Crew == 0 || w.st.row.Status != db.TableClosed {
+		return nil
+	}
+	return fmt.Errorf("%w: night %d closed and its balances went to crew %d: record payments and cash-outs there",
+		ErrTableClosed, w.st.row.ID, w.st.row.Crew)
+}
+
+// CrewView is a crew as a member (or its host, or its auditor) sees it:
+// the crew as a table (its members), the running balances, and its nights.
+type CrewView struct {
+	Crew     TableView    `json:"crew"`
+	Balances BalancesView `json:"balances"`
+	Nights   []NightView  `json:"nights"`
+}
+
+// NightView is one of a crew's nights: its table, whether it is over, and
+// whether its closing balances rolled into the crew. A member's phone
+// claims its seat at an open night with the night's join code.
+type NightView struct {
+	Table    int64      `json:"table"`
+	Name     string     `json:"name"`
+	Status   string     `json:"status"`
+	JoinCode string     `json:"joinCode,omitempty"`
+	Rolled   bool       `json:"rolled"`
+	Created  time.Time  `json:"createdAt"`
+	ClosedAt *time.Time `json:"closedAt,omitempty"`
+}
+
+// Crew reads a crew: its members, running balances and nights.
+func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
+	var nights []db.CrewNight
+	var rows []db.Table
+	var journal []db.JournalEntry
+	r, who, err := s.read(ctx, a, readPlan{accounts: true,
+		history: func(b *db.Batch) { b.CrewNightList(a.TableID, &nights) },
+		then: func(b *db.Batch, _ *reading) {
+			rows = make([]db.Table, len(nights))
+			for i, n := range nights {
+				b.TableGet(n.Table, &rows[i])
+			}
+			b.JournalCorrectable(a.TableID, -1, 0, &journal)
+		}})
+	if err != nil {
+		return CrewView{}, err
+	}
+	if r.row.Kind != db.KindCrew {
+		return CrewView{}, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, a.TableID)
+	}
+	st := &tableState{row: r.row, players: r.Players, accounts: r.Accounts}
+	v := CrewView{Crew: st.view(who), Balances: balancesView(ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
+		Nights: make([]NightView, 0, len(rows))}
+	for _, n := range rows {
+		nv := NightView{Table: n.ID, Name: n.Name, Status: n.Status, Rolled: rolledAlready(journal, n.ID), Created: n.CreatedAt,
+			ClosedAt: n.ClosedAt}
+		if who.Role != RoleAudit && n.Status == db.TableOpen {
+			nv.JoinCode = n.JoinCode
+		}
+		v.Nights = append(v.Nights, nv)
+	}
+	return v, nil
+}
