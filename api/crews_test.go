@@ -164,6 +164,14 @@ func TestCrewNightsRollIntoTheCrew(t *testing.T) {
 	cs.settleUp()
 	n1.auditOK()
 	n2.auditOK()
+
+	// A night's books changed behind the crew's back: the crew's audit
+	// finds its roll-over no longer the night's closing balances.
+	tamper(t, n2, []string{`UPDATE accounts SET balance = balance + CASE WHEN kind = 'world' THEN -1 ELSE 1 END
+		WHERE table_id = $1 AND (kind = 'world' OR player_id = (SELECT min(id) FROM players WHERE table_id = $1))`})
+	if rep := cs.audit(); rep.OK || !reportSays(rep, "roll-over differs from its closing balances") {
+		t.Fatalf("the crew's audit after a night's books changed: %+v", rep)
+	}
 }
 
 func TestCrewRefusals(t *testing.T) {

@@ -119,8 +119,10 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 		},
 		then: func(b *db.Batch, r *reading) {
 			// A checkpoint's digest covers the dice rounds' rows: a
-			// Battleship Royale table's games are replayed every time.
-			if fast = !q.Full && r.row.Royale == nil && s.checkpointStands(r.row, cp, digest, q.Witnessed); fast {
+			// Battleship Royale table's games are replayed every time,
+			// and a crew's roll-overs checked against its nights.
+			if fast = !q.Full && r.row.Royale == nil && r.row.Kind != db.KindCrew &&
+				s.checkpointStands(r.row, cp, digest, q.Witnessed); fast {
 				return
 			}
 			if r.row.Royale != nil {
@@ -148,6 +150,13 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	st := &tableState{row: now.row, players: now.Players, accounts: now.Accounts}
 	resume := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
 	au.royale(games, played, journal, now.Accounts)
+	if now.row.Kind == db.KindCrew {
+		nights, err := s.nightBooks(ctx, a)
+		if err != nil {
+			return AuditReport{}, err
+		}
+		au.crew(journal, nights)
+	}
 	rep := au.report()
 	if rep.OK {
 		s.keepCheckpoint(ctx, au.row, rep, resume, cp, digest)

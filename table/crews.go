@@ -260,3 +260,74 @@ func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	}
 	return v, nil
 }
+
+// nightBook is a crew's night as the crew's audit reads it: its row, its
+// accounts and its players.
+type nightBook struct {
+	row      db.Table
+	accounts []db.Account
+	players  []db.Player
+}
+
+// nightBooks reads every night of the crew a's token names.
+func (s *Service) nightBooks(ctx context.Context, a Auth) ([]nightBook, error) {
+	var nights []db.CrewNight
+	var books []nightBook
+	_, _, err := s.read(ctx, a, readPlan{
+		history: func(b *db.Batch) { b.CrewNightList(a.TableID, &nights) },
+		then: func(b *db.Batch, _ *reading) {
+			books = make([]nightBook, len(nights))
+			for i, n := range nights {
+				b.TableGet(n.Table, &books[i].row)
+				b.AccountList(n.Table, &books[i].accounts)
+				b.PlayerList(n.Table, &books[i].players)
+			}
+		}})
+	return books, err
+}
+
+// crew checks a crew's roll-overs against its nights: every closed night
+// that left anyone owing or owed rolled into the crew exactly once, moving
+// each member's closing balance as the night's books hold it, and no
+// roll-over names a night the crew does not have.
+func (au *audit) crew(journal []db.JournalEntry, nights []nightBook) {
+	rolled := map[int64][]db.JournalEntry{}
+	for _, j := range journal {
+		var m nightRolled
+		if j.Kind == string(ledger.KindNight) && json.Unmarshal(j.Metadata, &m) == nil {
+			rolled[m.Night] = append(rolled[m.Night], j)
+		}
+	}
+	known := map[int64]bool{}
+	for _, n := range nights {
+		known[n.row.ID] = true
+		if n.row.Crew != au.row.ID {
+			au.problem("night %d is listed under the crew but was made for table %d", n.row.ID, n.row.Crew)
+			au.rep.JournalOK = false
+			continue
+		}
+		want, err := nightEntry(n.row, n.accounts, n.players)
+		got := rolled[n.row.ID]
+		switch {
+		case err != nil:
+			au.problem("%v", err)
+		case len(got) > 1:
+			au.problem("night %d rolled into the crew %d times", n.row.ID, len(got))
+		case len(got) == 1:
+			if err := want.Matches(got[0].Postings); err != nil {
+				au.problem("night %d's roll-over differs from its closing balances: %v", n.row.ID, err)
+			} else {
+				continue
+			}
+		default:
+			continue // not closed yet, moved nothing, or (closing failed) waiting for RollNight
+		}
+		au.rep.JournalOK = false
+	}
+	for night := range rolled {
+		if !known[night] {
+			au.problem("a roll-over names night %d, which is not the crew's", night)
+			au.rep.JournalOK = false
+		}
+	}
+}
