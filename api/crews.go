@@ -52,3 +52,12 @@ func (s *server) rollNight(c echo.Context) error {
 	r, err := s.tables.RollNight(c.Request().Context(), auth(c), k, int64(n))
 	return reply(c, r, err)
 }
+
+// crewStats serves GET /v1/crews/:crewId/stats.
+func (s *server) crewStats(c echo.Context) error {
+	v, err := s.tables.CrewStats(c.Request().Context(), auth(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,6 +161,60 @@ func TestCrewNightsRollIntoTheCrew(t *testing.T) {
 	cs.unchanged(before, "a night rolled twice")
 	cs.expectMoney(0, want)
 
+	// The lifetime figures of the two nights, as worked out by hand.
+	var st struct {
+		Nights  int `json:"nights"`
+		Rounds  int `json:"rounds"`
+		Members []struct {
+			Name   string `json:"name"`
+			Nights int    `json:"nights"`
+			Rounds int    `json:"rounds"`
+			Wins   int    `json:"wins"`
+			Net    int64  `json:"net"`
+		} `json:"members"`
+		Season []struct {
+			Rank int    `json:"rank"`
+			Name string `json:"name"`
+		} `json:"season"`
+		Dice struct {
+			Table struct {
+				Throws  int    `json:"throws"`
+				Faces   [6]int `json:"faces"`
+				Verdict string `json:"verdict"`
+			} `json:"table"`
+			Members []struct {
+				Name    string `json:"name"`
+				Verdict string `json:"verdict"`
+				Summary string `json:"summary"`
+			} `json:"members"`
+		} `json:"dice"`
+	}
+	cs.must(http.StatusOK, req{method: http.MethodGet, path: fmt.Sprintf("/v1/crews/%d/stats", cs.tb.ID), token: cs.tokens["Cy"]}, &st)
+	if st.Nights != 2 || st.Rounds != 2 {
+		t.Fatalf("the crew's stats count %d nights and %d rounds, want 2 and 2", st.Nights, st.Rounds)
+	}
+	figures := map[string][4]int64{"Ann": {2, 2, 1, 4}, "Bob": {2, 2, 1, 2}, "Cy": {2, 2, 0, -4}, "Dee": {1, 1, 0, -2}}
+	for _, m := range st.Members {
+		if got := [4]int64{int64(m.Nights), int64(m.Rounds), int64(m.Wins), m.Net}; got != figures[m.Name] {
+			t.Errorf("%s: nights, rounds, wins, net = %v, want %v", m.Name, got, figures[m.Name])
+		}
+	}
+	if len(st.Season) != 4 || st.Season[0].Name != "Ann" || st.Season[3].Name != "Cy" {
+		t.Errorf("the season table: %+v", st.Season)
+	}
+	// Seven throws of five dice: 35 dice, enough for the table's dice;
+	// ten of Ann's are not enough for hers.
+	if d := st.Dice.Table; d.Throws != 35 || d.Faces != [6]int{2, 4, 4, 7, 7, 11} || d.Verdict == "too-few" {
+		t.Errorf("the table's dice: %+v", d)
+	}
+	for _, m := range st.Dice.Members {
+		if m.Verdict != "too-few" || !strings.Contains(m.Summary, "not enough throws") {
+			t.Errorf("%s's dice after a few throws: %+v", m.Name, m)
+		}
+	}
+	cs.refused(req{method: http.MethodGet, path: fmt.Sprintf("/v1/crews/%d/stats", cs.tb.ID), token: n2.tb.Host},
+		http.StatusForbidden, "/problems/forbidden")
+
 	// Settled up across both nights with the minimal payments.
 	cs.settleUp()
 	n1.auditOK()
@@ -197,4 +252,12 @@ func TestCrewRefusals(t *testing.T) {
 		"/problems/not-found", "not a crew")
 	cs.unchanged(before, "refused crew requests")
 	cs.auditOK()
+
+	// A night seats members only: their balances roll into the crew.
+	n.refused(req{method: http.MethodPost, path: n.tb.path("/players"), token: n.tb.Host, body: map[string]any{"name": "Eve"}},
+		http.StatusUnprocessableEntity, "/problems/invalid-request", "seats the crew's members only")
+	n.refused(req{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": n.tb.Code, "name": "Eve"}},
+		http.StatusUnprocessableEntity, "/problems/invalid-request", "seats the crew's members only")
+	n.join("Ann") // a member claims her seat with the night's code
+	n.auditOK()
 }

@@ -90,11 +90,14 @@ func (s *server) routes(e *echo.Echo) {
 	// guessing shares their limits.
 	v1.POST("/host-recovery", s.recoverHost, s.join.middleware)
 
+	// The reads that cost most share a limit per token.
+	heavy := heavyLimit(s.heavy)
 	v1.POST("/crews", s.createCrew)
 	cr := v1.Group("/crews/:crewId", s.authenticate)
 	cr.GET("", s.getCrew)
 	cr.POST("/nights", s.createNight)
 	cr.POST("/nights/:number/roll", s.rollNight)
+	cr.GET("/stats", s.crewStats, heavy)
 
 	t := v1.Group("/tables/:tableId", s.authenticate)
 	t.GET("", s.getTable)
@@ -116,8 +119,6 @@ func (s *server) routes(e *echo.Echo) {
 	t.POST("/royale/:number/abandon", s.abandonRoyale)
 	t.GET("/balances", s.getBalances)
 	t.GET("/ledger", s.getLedger)
-	// The reads that cost most share a limit per token.
-	heavy := heavyLimit(s.heavy)
 	t.GET("/ledger.csv", s.exportLedger, heavy)
 	t.POST("/deposits", s.deposit)
 	t.POST("/withdrawals", s.withdraw)

@@ -331,3 +331,13 @@ func (au *audit) crew(journal []db.JournalEntry, nights []nightBook) {
 		}
 	}
 }
+
+// membersOnly refuses a new name at a crew's night: each player of a night
+// is a member, whose balance rolls into the crew.
+func (st *tableState) membersOnly() error {
+	if st.row.Crew == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: a crew's night seats the crew's members only, and there is no unclaimed seat of that name: "+
+		"join crew %d with its code first, then sit down at a night made with you", ErrInvalid, st.row.Crew)
+}

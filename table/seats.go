@@ -67,6 +67,9 @@ func (s *Service) Seat(ctx context.Context, a Auth, k Key, name string) (Reply, 
 		if err := w.st.gameUnderway(); err != nil {
 			return nil, err
 		}
+		if err := w.st.membersOnly(); err != nil {
+			return nil, err
+		}
 		if err := w.seat(name, nil); err != nil {
 			return nil, err
 		}
@@ -137,6 +140,9 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 			p.ClaimedAt, p.TokenHash = &now, hash
 		} else {
 			if err := st.gameUnderway(); err != nil {
+				return nil, err
+			}
+			if err := st.membersOnly(); err != nil {
 				return nil, err
 			}
 			if err := w.seat(name, hash); err != nil {
