@@ -82,6 +82,9 @@ func (s *Service) CreateNight(ctx context.Context, a Auth, k Key, in NewNight) (
 	if err := who.mayWrite(); err != nil {
 		return Reply{}, err
 	}
+	if r.row.Status != db.TableOpen {
+		return Reply{}, fmt.Errorf("%w: crew %d was closed: it has no more nights", ErrTableClosed, r.row.ID)
+	}
 	seats := make([]newSeat, 0, len(in.Members))
 	for _, m := range in.Members {
 		i := slices.IndexFunc(r.Players, func(p db.Player) bool { return p.ID == m })

@@ -318,7 +318,9 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 		// A crew's night rolls into the crew as it closes. Should this
 		// fail, the night is closed all the same and the crew's page
 		// offers to roll it (RollNight).
-		_, _ = s.rollNight(ctx, target{tableID: crew, open: true}, Key{}, a.TableID, func(*writer) error { return nil })
+		// It outlives a phone that hangs up once the night is closed.
+		_, _ = s.rollNight(context.WithoutCancel(ctx), target{tableID: crew, open: true}, Key{}, a.TableID,
+			func(*writer) error { return nil })
 	}
 	return reply, err
 }
