@@ -137,8 +137,8 @@ func TestCrewNightsRollIntoTheCrew(t *testing.T) {
 	cs.expectMoney(0, map[string]int64{"Ann": 6, "Bob": -2, "Cy": -2, "Dee": 0 - 2})
 	// The night's money went to the crew: it is paid there, not here.
 	n1.refused(req{method: http.MethodPost, path: n1.tb.path("/payments"), token: n1.tb.Host,
-		body: map[string]any{"from": n1.id("Bob"), "to": n1.id("Ann"), "amount": 2}}, http.StatusConflict, "/problems/table-closed",
-		"went to crew")
+		body: map[string]any{"from": n1.id("Bob"), "to": n1.id("Ann"), "amount": 2}}, http.StatusForbidden, "/problems/forbidden",
+		"recorded at crew")
 
 	// Night 2, made by Bob's phone, without Dee: Bob wins.
 	n2 := cs.night(cs.tokens["Bob"], "Bob", "Cy", "Ann")

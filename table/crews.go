@@ -42,6 +42,7 @@ func (s *Service) CreateCrew(ctx context.Context, k Key, in NewCrew) (Reply, err
 	for i, n := range names {
 		seats[i] = newSeat{name: n}
 	}
+	k.scope = scopeCreate
 	return s.create(ctx, k, t, seats)
 }
 
@@ -102,6 +103,7 @@ func (s *Service) CreateNight(ctx context.Context, a Auth, k Key, in NewNight) (
 		return Reply{}, err
 	}
 	t.Crew = r.row.ID
+	k.scope = tokenScope(hashToken(a.Token)) // the member's keys are theirs
 	return s.create(ctx, k, t, seats)
 }
 
@@ -199,14 +201,17 @@ func nightEntry(night db.Table, accounts []db.Account, players []db.Player) (led
 	return e, nil
 }
 
-// nightOver refuses money at a crew's night once it closed: its balances
-// went to the crew, where what is owed is settled.
+// nightOver refuses money other than the game's at a crew's night: the
+// members' money is the crew's, where only the host or the member paid
+// records a payment. A night's host (any member) could otherwise record a
+// payment or cash-out for another member, and the roll-over would carry it
+// to the crew.
 func (w *writer) nightOver() error {
-	if w.st.row.Crew == 0 || w.st.row.Status != db.TableClosed {
+	if w.st.row.Crew == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: night %d closed and its balances went to crew %d: record payments and cash-outs there",
-		ErrTableClosed, w.st.row.ID, w.st.row.Crew)
+	return fmt.Errorf("%w: at a crew's night only the game moves money: buy-ins, cash-outs and payments are recorded at crew %d",
+		ErrForbidden, w.st.row.Crew)
 }
 
 // CrewView is a crew as a member (or its host, or its auditor) sees it:
@@ -234,13 +239,16 @@ type NightView struct {
 func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	var nights []db.CrewNight
 	var rows []db.Table
+	var accounts [][]db.Account
 	var journal []db.JournalEntry
 	r, who, err := s.read(ctx, a, readPlan{accounts: true,
 		history: func(b *db.Batch) { b.CrewNightList(a.TableID, &nights) },
 		then: func(b *db.Batch, _ *reading) {
 			rows = make([]db.Table, len(nights))
+			accounts = make([][]db.Account, len(nights))
 			for i, n := range nights {
 				b.TableGet(n.Table, &rows[i])
+				b.AccountList(n.Table, &accounts[i])
 			}
 			b.JournalCorrectable(a.TableID, -1, 0, &journal)
 		}})
@@ -253,9 +261,11 @@ func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	st := &tableState{row: r.row, players: r.Players, accounts: r.Accounts}
 	v := CrewView{Crew: st.view(who), Balances: balancesView(ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
 		Nights: make([]NightView, 0, len(rows))}
-	for _, n := range rows {
-		nv := NightView{Table: n.ID, Name: n.Name, Status: n.Status, Rolled: rolledAlready(journal, n.ID), Created: n.CreatedAt,
-			ClosedAt: n.ClosedAt}
+	for i, n := range rows {
+		// A closed night where nobody won or lost has nothing to roll.
+		nothing := n.Status == db.TableClosed && !slices.ContainsFunc(accounts[i], func(a db.Account) bool { return a.Balance != 0 })
+		nv := NightView{Table: n.ID, Name: n.Name, Status: n.Status, Rolled: nothing || rolledAlready(journal, n.ID),
+			Created: n.CreatedAt, ClosedAt: n.ClosedAt}
 		if who.Role != RoleAudit && n.Status == db.TableOpen {
 			nv.JoinCode = n.JoinCode
 		}
@@ -309,8 +319,15 @@ func (au *audit) crew(journal []db.JournalEntry, nights []nightBook) {
 			au.rep.JournalOK = false
 			continue
 		}
-		want, err := nightEntry(n.row, n.accounts, n.players)
 		got := rolled[n.row.ID]
+		if n.row.Status != db.TableClosed {
+			if len(got) > 0 {
+				au.problem("night %d rolled into the crew before it closed", n.row.ID)
+				au.rep.JournalOK = false
+			}
+			continue
+		}
+		want, err := nightEntry(n.row, n.accounts, n.players)
 		switch {
 		case err != nil:
 			au.problem("%v", err)
@@ -322,8 +339,11 @@ func (au *audit) crew(journal []db.JournalEntry, nights []nightBook) {
 			} else {
 				continue
 			}
+		case len(want.Lines) > 0:
+			au.problem("night %d closed, but its balances have not rolled into the crew: roll it (POST /v1/crews/%d/nights/%d/roll)",
+				n.row.ID, au.row.ID, n.row.ID)
 		default:
-			continue // not closed yet, moved nothing, or (closing failed) waiting for RollNight
+			continue // a night that moved nothing has nothing to roll
 		}
 		au.rep.JournalOK = false
 	}

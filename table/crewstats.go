@@ -112,12 +112,16 @@ func statsRound(pr *playedRound, res game.Result, member map[game.PlayerID]stats
 	for _, w := range res.Winners {
 		r.Winners = append(r.Winners, member[w])
 	}
+	money := res.Settlement
 	if pr.gameResult != nil {
 		// The round that won a game of rounds (Scarne) counts as its
-		// winner's win: its own result only scores.
+		// winner's win, and pays the game's pot: its own result only
+		// scores.
 		r.Winners = []stats.Member{member[pr.gameResult.Winner]}
+		money = pr.gameResult.Settlement
+		r.Pot = money.PotBefore
 	}
-	for _, p := range res.Settlement.Payouts {
+	for _, p := range money.Payouts {
 		r.Payouts[member[p.Player]] += p.Amount
 	}
 	standing, _ := standingActions(pr.actions) // the replay checked them

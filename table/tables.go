@@ -61,6 +61,7 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 	for i, n := range names {
 		seats[i] = newSeat{name: n}
 	}
+	k.scope = scopeCreate
 	return s.create(ctx, k, t, seats)
 }
 
@@ -134,9 +135,10 @@ type newSeat struct {
 }
 
 // create makes table t with its first seats, under a fresh join code (a
-// new one when the code was taken meanwhile).
+// new one when the code was taken meanwhile). k's scope is its sender's:
+// everyone's (scopeCreate) for a table made by someone holding no token.
 func (s *Service) create(ctx context.Context, k Key, t db.NewTable, seats []newSeat) (Reply, error) {
-	k.scope = scopeCreate
+	k.made = true
 	for attempt := 1; ; attempt++ {
 		t.JoinCode = newJoinCode()
 		reply, err := s.createOnce(ctx, k, t, seats)

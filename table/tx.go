@@ -31,6 +31,9 @@ type Key struct {
 	Hash   []byte
 	Status int
 	scope  string
+	// made says the key is of a table being made, whose id its sender
+	// could not know: it is stored under table 0 (in its sender's scope).
+	made bool
 }
 
 // tokenScope is the scope of the keys a token sends.
@@ -253,7 +256,7 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 // keyTable is the table a key is stored under: 0 for the keys of tables
 // being made (whose id the client could not know).
 func keyTable(id int64, k Key) int64 {
-	if k.scope == scopeCreate {
+	if k.made {
 		return 0
 	}
 	return id
