@@ -59,7 +59,18 @@ class CrewPage {
     this.data = null;
     this.table = null; // the crew as a table: its members are its players
     this.ui = {};
-    this.stop = watch(this.id, this.token, () => this.refresh(), () => {});
+    const stop = watch(this.id, this.token, () => this.refresh(), () => {});
+    // A night made for the crew changes nothing in the crew's own history,
+    // so its stream does not tell: a page left open asks every 15 seconds,
+    // and whenever the phone wakes, so tonight's table shows up to join.
+    const wake = () => { if (document.visibilityState === 'visible') this.refresh(); };
+    const timer = setInterval(wake, 15000);
+    document.addEventListener('visibilitychange', wake);
+    this.stop = () => {
+      stop();
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', wake);
+    };
   }
 
   /** path is an API path under the crew's table. */
