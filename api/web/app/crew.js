@@ -151,9 +151,9 @@ class CrewPage {
     const cur = this.table.currency;
     add(el, this.ui.note && h('p.card.ok', { role: 'status' }, this.ui.note),
       yourMoneyCard(this, this.data),
+      nightsCard(this, this.data.crew.nights),
       balancesCard(this.data.balances.value, cur, false, 'Running balances'),
       settleCard(this, this.data.plan, cur),
-      nightsCard(this, this.data.crew.nights),
       statsLink(this),
       inviteCard(this));
   }

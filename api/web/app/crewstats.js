@@ -5,7 +5,7 @@
 // inline SVG line, and the dice fairness card (fairness.js). The server
 // computes every figure; the phone only draws them.
 
-import { h, svg, money, replace } from './dom.js';
+import { h, add, svg, money, replace } from './dom.js';
 import * as api from './api.js';
 import { fairnessCard } from './fairness.js';
 
@@ -31,7 +31,7 @@ export function statsView(el, c) {
   if (!d.members.some((m) => m.member === ui.member)) ui.member = (d.season[0] || d.members[0] || {}).member;
   const m = d.members.find((x) => x.member === ui.member);
   const draw = () => { replace(el); statsView(el, c); };
-  el.append(seasonCard(d, cur),
+  add(el, seasonCard(d, cur),
     h('section.card', { 'data-testid': 'member-figures' }, h('h2', 'A member’s record'),
       h('div.pick', d.members.map((x) => h('button.member', { type: 'button', class: x.member === ui.member ? 'on' : '', dataset: { name: x.name },
         'aria-pressed': String(x.member === ui.member), onclick: () => { ui.member = x.member; draw(); } }, x.name))),
@@ -69,36 +69,37 @@ function memberFigures(m, cur) {
 }
 
 /**
- * netPlot draws a member's running total after each night as a line, zero
- * marked, each night a dot with its date under it. The viewBox scales to
- * the card's width; the SVG carries its colours as attributes (the page's
- * CSP takes no inline styles).
+ * netPlot draws a member's running total night by night as a line from
+ * zero before the first night, zero marked, each night a dot (green when
+ * the night was won, red when lost) with its total above it and its date
+ * under it. The viewBox scales to the card's width; the SVG carries its
+ * colours as attributes (the page's CSP takes no inline styles).
  */
 export function netPlot(m, cur) {
   const pts = m.netByNight;
   if (!pts.length) return h('p.muted', 'No closed nights yet.');
   const W = 340;
-  const H = 180;
-  const pad = { l: 44, r: 14, t: 14, b: 30 };
+  const H = 190;
+  const pad = { l: 16, r: 16, t: 24, b: 30 };
   const totals = [0, ...pts.map((p) => p.total)];
   const lo = Math.min(...totals);
   const hi = Math.max(...totals);
   const span = hi - lo || 1;
-  const x = (i) => pad.l + (pts.length === 1 ? (W - pad.l - pad.r) / 2 : (i * (W - pad.l - pad.r)) / (pts.length - 1));
+  const x = (i) => pad.l + (i * (W - pad.l - pad.r)) / pts.length; // i = 0 is before the first night
   const y = (v) => pad.t + ((hi - v) * (H - pad.t - pad.b)) / span;
-  const path = pts.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)} ${y(p.total).toFixed(1)}`).join(' ');
-  const label = (t, ax, ay, anchor, fill = '#aab4c3') => svg('text', { x: ax, y: ay, 'text-anchor': anchor, 'font-size': 11, fill }, t);
-  // svg() appends every child it is given: the zero label is left out, not null.
-  const zero = hi !== 0 && lo !== 0 ? [label('0', pad.l - 6, y(0) + 4, 'end')] : [];
+  const path = totals.map((v, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(' ');
+  const label = (t, ax, ay, anchor, fill = '#aab4c3') => svg('text', { x: ax, y: ay, 'text-anchor': anchor, 'font-size': 12, fill }, t);
+  const anchor = (i) => (i === pts.length ? 'end' : 'middle');
   return h('div.plot', { 'data-testid': 'net-plot' }, svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img',
     'aria-label': `${m.name}: ${pts.map((p) => `${p.night} ${signed(p.net, cur)}, total ${signed(p.total, cur)}`).join('; ')}` },
   svg('line', { x1: pad.l, x2: W - pad.r, y1: y(0), y2: y(0), stroke: '#3b4556', 'stroke-dasharray': '4 4' }),
-  label(String(hi), pad.l - 6, y(hi) + 4, 'end'), label(String(lo), pad.l - 6, y(lo) + 4, 'end'),
-  ...zero,
+  label('start', x(0), H - 8, 'start'),
   svg('path', { d: path, fill: 'none', stroke: '#ffd23f', 'stroke-width': 3, 'stroke-linejoin': 'round' }),
-  ...pts.map((p, i) => svg('circle', { cx: x(i), cy: y(p.total), r: 5, fill: p.net >= 0 ? '#5be37d' : '#ff8a8a',
-    'data-total': p.total })),
-  ...pts.map((p, i) => label(shortDay(p.played), x(i), H - 8, 'middle'))));
+  ...pts.flatMap((p, i) => [
+    svg('circle', { cx: x(i + 1), cy: y(p.total), r: 5, fill: p.net >= 0 ? '#5be37d' : '#ff8a8a', 'data-total': p.total }),
+    label(`${p.total > 0 ? '+' : ''}${p.total}`, x(i + 1), y(p.total) - 10, anchor(i + 1), '#f4f4f4'),
+    label(shortDay(p.played), x(i + 1), H - 8, anchor(i + 1)),
+  ])));
 }
 
 // scoreBars draws how often each score was made, as bars.

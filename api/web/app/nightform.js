@@ -9,11 +9,10 @@ import { h, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { diceOptions, diceRequest } from './diceform.js';
-import { day } from './nights.js';
 
 /** nightForm draws the form into el; its state lives on the crew page's ui. */
 export function nightForm(el, c) {
-  const f = c.ui.night || (c.ui.night = { seats: c.me ? [c.me] : [], name: `${day(new Date().toISOString())} night` });
+  const f = c.ui.night || (c.ui.night = { seats: c.me ? [c.me] : [], name: `${new Date().toLocaleDateString('en-GB', { weekday: 'long' })} night` });
   const draw = () => replace(el, ...body(c, f, draw));
   if (f.presets) return draw();
   el.append(h('p.card.muted', 'Loading the rules…'));

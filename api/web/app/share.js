@@ -5,7 +5,7 @@
 // sheet takes the picture when it can (navigator.canShare with files),
 // else the text; "Copy text" and "Download picture" work everywhere.
 
-import { h, money } from './dom.js';
+import { h, add, money } from './dom.js';
 import * as api from './api.js';
 import { day } from './nights.js';
 
@@ -22,13 +22,12 @@ export function shareCard(s) {
   }
   const canvas = picture(ui.night);
   const text = summary(ui.night);
-  card.append(canvas, h('pre.summary', { 'data-testid': 'share-text' }, text),
+  return add(card, canvas, h('pre.summary', { 'data-testid': 'share-text' }, text),
     h('div.actions',
       navigator.share && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(ui, canvas, text) }, 'Share…'),
       h('button', { type: 'button', 'data-testid': 'copy-text', onclick: () => copy(ui, text, s) }, 'Copy text'),
       h('button', { type: 'button', 'data-testid': 'download-picture', onclick: () => download(canvas, ui.night) }, 'Download picture')),
     ui.note && h('p.ok', { role: 'status', 'data-testid': 'share-note' }, ui.note));
-  return card;
 }
 
 // prepare reads what the picture says: balances, settle-up and rounds.
@@ -75,7 +74,7 @@ export function summary(n) {
   const lines = [`${n.name} — ${n.date}`];
   if (top && top.net > 0) lines.push(`Winner: ${top.name} (${signed(top.net, n.currency)})`);
   lines.push('', ...n.players.map((p, i) => `${i + 1}. ${p.name} ${signed(p.net, n.currency)}${p.wins ? ` · ${p.wins} won` : ''}`));
-  if (n.biggest) lines.push('', `Biggest pot: ${money(n.biggest.pot, n.currency)}, ${n.biggest.winners.join(' and ')} in round ${n.biggest.round}`);
+  if (n.biggest) lines.push('', `Biggest pot: ${money(n.biggest.pot, n.currency)}, won by ${n.biggest.winners.join(' and ')} in round ${n.biggest.round}`);
   lines.push(`${n.rounds} ${n.rounds === 1 ? 'round' : 'rounds'} played`);
   if (n.owes.length) lines.push('', 'Who pays whom:', ...n.owes);
   return lines.join('\n');
