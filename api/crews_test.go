@@ -261,3 +261,66 @@ func TestCrewRefusals(t *testing.T) {
 	n.join("Ann") // a member claims her seat with the night's code
 	n.auditOK()
 }
+
+// TestCrewRoundTrips counts the round trips of a crew's requests on one
+// warm connection: making a night reads the crew (one) and makes the table
+// as any table is made (three); closing a night is a table's close (two)
+// and the crew's roll-over (two); the crew's page and figures are reads of
+// the crew and then of its nights.
+func TestCrewRoundTrips(t *testing.T) {
+	m := newMeter(t)
+	budget := map[string]int{"POST /nights": 4, "POST /close": 4, "POST /roll": 2, "GET /crew": 3, "GET /stats": 3}
+	night := func() map[string]int {
+		r := m.client.do(t, req{method: http.MethodPost, path: "/v1/crews", body: map[string]any{"members": []string{"Ann", "Bob"}}})
+		var crew struct {
+			Table struct {
+				ID      int64 `json:"id"`
+				Players []struct {
+					ID int64 `json:"id"`
+				} `json:"players"`
+			} `json:"table"`
+			HostToken string
+		}
+		r.decode(t, &crew)
+		base := fmt.Sprintf("/v1/crews/%d", crew.Table.ID)
+		m.reset()
+		r = m.client.do(t, req{method: http.MethodPost, path: base + "/nights", token: crew.HostToken,
+			body: map[string]any{"preset": "classic", "members": []int64{crew.Table.Players[0].ID, crew.Table.Players[1].ID}}})
+		var n struct {
+			Table struct {
+				ID int64 `json:"id"`
+			} `json:"table"`
+			HostToken string
+		}
+		r.decode(t, &n)
+		m.client.do(t, req{method: http.MethodPost, path: fmt.Sprintf("/v1/tables/%d/close", n.Table.ID), token: n.HostToken})
+		m.client.do(t, req{method: http.MethodPost, path: fmt.Sprintf("%s/nights/%d/roll", base, n.Table.ID), token: crew.HostToken})
+		m.client.do(t, req{method: http.MethodGet, path: base, token: crew.HostToken})
+		m.client.do(t, req{method: http.MethodGet, path: base + "/stats", token: crew.HostToken})
+		out := map[string]int{}
+		for _, x := range m.taken() {
+			name := ""
+			switch {
+			case strings.HasSuffix(x.what, "/nights"):
+				name = "POST /nights"
+			case strings.HasSuffix(x.what, "/close"):
+				name = "POST /close"
+			case strings.HasSuffix(x.what, "/roll"):
+				name = "POST /roll"
+			case strings.HasSuffix(x.what, "/stats"):
+				name = "GET /stats"
+			case strings.HasPrefix(x.what, "GET "):
+				name = "GET /crew"
+			}
+			out[name] = x.roundTrips
+			t.Logf("%s: %d round trips, %d statements", x.what, x.roundTrips, x.statements)
+		}
+		return out
+	}
+	night() // warm
+	for name, got := range night() {
+		if got > budget[name] || got == 0 {
+			t.Errorf("%s took %d round trips; the budget is %d", name, got, budget[name])
+		}
+	}
+}
