@@ -20,8 +20,9 @@
 // registers the service worker (sw.js), and awake.js holds the screen on and
 // buzzes on a player's turn. The crew screens (#c=ID) are crew.js (the
 // crew's page, drawing its balances and settle-up with the Money tab's
-// cards), crewstart.js, nights.js, nightform.js, crewstats.js and
-// fairness.js; share.js shares a closed night as a picture and a text.
+// cards), crewstart.js, nights.js, nightform.js and crewstats.js (the
+// figures and the dice fairness card); share.js shares a closed night as
+// a picture and a text.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
