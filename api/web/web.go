@@ -18,7 +18,11 @@
 // with every revealed fleet checked in the browser against its commitment.
 // outbox.js keeps the writes not sent yet (waiting.js shows them), pwa.js
 // registers the service worker (sw.js), and awake.js holds the screen on and
-// buzzes on a player's turn.
+// buzzes on a player's turn. The crew screens (#c=ID) are crew.js (the
+// crew's page, drawing its balances and settle-up with the Money tab's
+// cards), crewstart.js, nights.js, nightform.js and crewstats.js (the
+// figures and the dice fairness card); share.js shares a closed night as
+// a picture and a text.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
@@ -117,6 +121,17 @@
 //     code on Invite, cash-outs only, and "closed" on the home screen.
 //   - A table the server no longer knows (404) or whose token it no longer
 //     takes (401) can be removed from the phone's list.
+//   - Crews: a crew's entry in "tally.tables" has kind "crew" and the
+//     member's token (the phone that started it also keeps the crew's host
+//     token and claims its own member's seat, so it is told what it owes
+//     like every member). A crew's code is joined on the same join screen
+//     and opens the crew's page. The page asks again every 15 seconds while
+//     open, since a night made for the crew is not in the crew's stream. A
+//     member taps "Join tonight" to claim their seat at an open night by
+//     name; a closed night's Money tab sends its players to the crew to
+//     settle up, and offers to share the night: a canvas picture drawn in
+//     the browser and a text, through the share sheet (the picture when
+//     files can be shared), "Copy text" or "Download picture".
 //   - Witnessed heads: the phone keeps, per table in its localStorage entry,
 //     the latest chain head it saw ("SEQ:HASH", the highest sequence number
 //     wins; a later head of the same event does not replace the first) from

@@ -6,6 +6,8 @@
 //   #join=CODE     join (the QR code's link; &seat=Name lists open seats)
 //   #recover=CODE  become the host with a host recovery code (its QR link)
 //   #t=ID&tab=...  a table: play, money, history or invite
+//   #newcrew       start a crew
+//   #c=ID&v=...    a crew: its page, tonight's table form (v=night) or its stats
 
 import { h, replace, unit } from './dom.js';
 import * as api from './api.js';
@@ -24,6 +26,8 @@ import { installApp } from './pwa.js';
 import * as outbox from './outbox.js';
 import { showOutbox } from './waiting.js';
 import { keepAwake, Turns } from './awake.js';
+import { openCrew, closeCrew } from './crew.js';
+import { crewStartScreen } from './crewstart.js';
 
 const main = document.getElementById('main');
 const bannerEl = document.getElementById('banner');
@@ -374,8 +378,14 @@ function openTable(id, tab) {
 function route() {
   const params = new URLSearchParams(location.hash.slice(1));
   window.scrollTo(0, 0);
-  if (params.has('t')) return openTable(Number(params.get('t')), params.get('tab'));
+  if (params.has('t')) {
+    closeCrew();
+    return openTable(Number(params.get('t')), params.get('tab'));
+  }
   closeSession();
+  if (params.has('c')) return openCrew(main, Number(params.get('c')), params.get('v') || '');
+  closeCrew();
+  if (params.has('newcrew')) return crewStartScreen(main);
   if (params.has('join')) return joinScreen(main, params.get('join'), params.getAll('seat'));
   if (params.has('recover')) return recoverScreen(main, params.get('recover'));
   if (params.has('new')) return startScreen(main);

@@ -1,20 +1,23 @@
-// home.js holds the screens before a table is open: the saved tables,
-// starting a table and joining one with its code.
+// home.js holds the screens before a table is open: the saved tables and
+// crews, starting a table and joining a table or a crew with its code.
 
 import { h, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { plainCode, isCodeLength } from './invite.js';
 import { diceOptions, diceRequest } from './diceform.js';
+import { crewsCard } from './crewstart.js';
 
 /** homeScreen lists this phone's tables and offers to start or join one. */
 export function homeScreen(main) {
-  const saved = store.tables();
+  const saved = store.tables().filter((t) => t.kind !== 'crew');
+  const crews = store.crews();
   replace(main,
     h('header.top', h('div.title', h('h1', 'Tally'), h('span.role', 'Ship, Captain and Crew'))),
     h('section.card',
       h('a.button.primary', { href: '#new', 'data-testid': 'start' }, 'Start a table'),
       h('a.button', { href: '#join=', 'data-testid': 'join' }, 'Join with a code')),
+    crewsCard(crews),
     saved.length > 0 && h('section.card', h('h2', 'Your tables'),
       saved.map((t) => h('a.button.row', { href: `#t=${t.id}` },
         h('span', t.name || `Table ${t.id}`),
@@ -165,9 +168,12 @@ export function joinScreen(main, code, seats) {
     button.disabled = true;
     try {
       const j = await api.send(form.request);
+      // A crew's code makes this phone a member: it opens the crew's page.
+      const crew = j.table.kind === 'crew';
       store.save({ id: j.table.id, name: j.table.name, role: 'player', token: j.playerToken,
-        playerId: j.player.id, playerName: j.player.name, code: plainCode(form.code) });
-      location.hash = `#t=${j.table.id}`;
+        playerId: j.player.id, playerName: j.player.name, code: plainCode(form.code),
+        kind: crew ? 'crew' : undefined, crew: j.table.crew });
+      location.hash = crew ? `#c=${j.table.id}` : `#t=${j.table.id}`;
     } catch (err) {
       error.hidden = false;
       error.textContent = err.message;
@@ -216,7 +222,7 @@ export function joinScreen(main, code, seats) {
   };
   showSeats(seats, '');
   replace(main,
-    h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Join a table'))),
+    h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Join a table or a crew'))),
     h('section.card',
       h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 32, autocapitalize: 'characters',
         placeholder: 'ABCD-EFGH-JKMN-PQ', spellcheck: 'false',

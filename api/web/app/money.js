@@ -1,13 +1,18 @@
 // money.js is the Money tab: a player's own "Your money" card (owed.js),
 // balances, the settle-up plan with a "mark paid" button for each payment
 // (the host, or the player being paid), the host's buy-ins and cash-outs,
-// and closing the table at the end of the night.
+// and closing the table at the end of the night. A closed table offers to
+// share the night (share.js); a crew's closed night, whose balances went to
+// the crew, sends its players there to settle up (nights.js). The crew's
+// page (crew.js) draws its balances and settle-up with the same cards.
 
 import { h, add, money } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
 import { moneyFixes } from './corrections.js';
 import { yourMoneyCard } from './owed.js';
+import { shareCard } from './share.js';
+import { crewNightCard } from './nights.js';
 
 /** moneyTab shows balances and who owes whom, drawn from what was last fetched. */
 export function moneyTab(el, s) {
@@ -18,15 +23,18 @@ export function moneyTab(el, s) {
   }
   const cur = s.table.currency;
   const closed = s.table.status === 'closed';
+  // A crew's night, once closed, takes no more money: it is settled at the crew.
+  const rolled = closed && !!s.table.crew;
   // A player's phone says first, in words, what they owe and are owed.
-  add(el, yourMoneyCard(s, data));
+  if (!rolled) add(el, yourMoneyCard(s, data));
+  add(el, rolled && crewNightCard(s), closed && shareCard(s));
   if (data.balances.error) {
     el.append(h('p.card.error', data.balances.error));
   } else {
     el.append(balancesCard(data.balances.value, cur, closed));
   }
-  el.append(settleCard(s, data.plan, cur));
-  if (s.role === 'host') add(el, cashCard(s), moneyFixes(s, data.ledger && data.ledger.value));
+  if (!rolled) el.append(settleCard(s, data.plan, cur));
+  if (s.role === 'host' && !rolled) add(el, cashCard(s), moneyFixes(s, data.ledger && data.ledger.value));
   el.append(h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) },
     'Download the ledger (CSV)')));
   if (s.role === 'host' && !closed) el.append(closeCard(s));
@@ -41,10 +49,13 @@ async function loadMoney(s) {
   return { balances: plain(bal), plan: plain(plan), ledger: plain(ledger) };
 }
 
-// balancesCard lists what the table owes each player (plus) or each player
-// owes (minus), the pot, and the cash the bank holds after buy-ins.
-function balancesCard(b, cur, closed) {
-  return h('section.card', { 'data-testid': 'balances' }, h('h2', closed ? 'Final balances' : 'Balances'),
+/**
+ * balancesCard lists what the table owes each player (plus) or each player
+ * owes (minus), the pot, and the cash the bank holds after buy-ins; title
+ * replaces the card's heading (the crew's "Running balances").
+ */
+export function balancesCard(b, cur, closed, title) {
+  return h('section.card', { 'data-testid': 'balances' }, h('h2', title || (closed ? 'Final balances' : 'Balances')),
     closed && h('p.muted', 'The table is closed: these are the night’s results.'),
     h('ul.scores', b.players.map((p) => h('li', { class: p.left ? 'left' : '' },
       h('span', p.name, p.left ? h('small.muted', ' (left)') : null),
@@ -70,8 +81,13 @@ function signed(n, cur) {
   return `${n > 0 ? '+' : ''}${money(n, cur)}`;
 }
 
-// settleCard lists the payments that square everyone up.
-function settleCard(s, plan, cur) {
+/**
+ * settleCard lists the payments that square everyone up, each with "Mark
+ * paid" for the host and the player being paid. s is the open table's
+ * session or the crew's page: both answer role, me, ui, token, path,
+ * render and reload.
+ */
+export function settleCard(s, plan, cur) {
   const card = h('section.card', { 'data-testid': 'settle' }, h('h2', 'Settle up'));
   if (plan.error) {
     card.append(h('p', plan.type === '/problems/pot-not-empty'

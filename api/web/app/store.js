@@ -15,6 +15,15 @@ export function tables() {
   }
 }
 
+/**
+ * crews lists the saved crews (entries of kind "crew"), most recently used
+ * first. A crew is kept like a table, with the member's token: the same
+ * chain heads are witnessed for it.
+ */
+export function crews() {
+  return tables().filter((t) => t.kind === 'crew');
+}
+
 /** table is the saved entry for a table id, or undefined. */
 export function table(id) {
   return tables().find((t) => t.id === Number(id));
@@ -22,7 +31,9 @@ export function table(id) {
 
 /**
  * save stores what this phone holds for a table: {id, name, role, token,
- * playerId?, auditToken?, code?}. A later save merges into the entry.
+ * playerId?, auditToken?, code?, kind? ("crew"), crew? (a night's crew),
+ * hostToken? (a crew's, kept by the member who started it)}. A later save
+ * merges into the entry.
  */
 export function save(entry) {
   const all = JSON.parse(localStorage.getItem(KEY) || '{}');

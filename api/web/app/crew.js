@@ -1,0 +1,196 @@
+// crew.js is a crew's page (#c=ID): what this member owes and is owed
+// across nights ("You owe Ann 4 chips"), the running balances, the
+// settle-up with "Mark paid", the nights (join tonight's, add a closed one
+// to the crew), starting tonight's table (nightform.js) and the crew's
+// invite. A crew is a table of kind crew, so its settle-up, payments and
+// live stream are the table endpoints under its id, and the Money tab's
+// cards (money.js, owed.js) draw them: CrewPage answers what they ask of a
+// table's session.
+
+import { h, add, replace } from './dom.js';
+import * as api from './api.js';
+import * as store from './store.js';
+import { watch } from './live.js';
+import { yourMoneyCard } from './owed.js';
+import { balancesCard, settleCard } from './money.js';
+import { nightsCard } from './nights.js';
+import { nightForm } from './nightform.js';
+import { statsView, statsLink } from './crewstats.js';
+import { groupCode, joinLink, qrSvg } from './invite.js';
+
+let page = null;
+
+/** openCrew shows crew id's page, or the view v of it ("night", "stats"). */
+export function openCrew(main, id, view) {
+  const saved = store.table(id);
+  if (!saved || saved.kind !== 'crew') {
+    closeCrew();
+    replace(main, h('section.card', h('h2', `Crew ${id}`), h('p', 'This phone is not in this crew. Ask a member for its code.'),
+      h('a.button.primary', { href: '#join=' }, 'Join a crew'), h('a.button', { href: '#' }, 'Home')));
+    return;
+  }
+  if (!page || page.id !== id) {
+    closeCrew();
+    page = new CrewPage(main, saved);
+    store.save({ id });
+  }
+  page.view = view;
+  page.ui.note = '';
+  page.render(true);
+  page.refresh();
+}
+
+/** closeCrew stops the open crew's live stream when another screen opens. */
+export function closeCrew() {
+  if (page) page.stop();
+  page = null;
+}
+
+/** CrewPage is one crew open on this phone: its data and its live stream. */
+class CrewPage {
+  constructor(main, saved) {
+    this.main = main;
+    this.id = saved.id;
+    this.saved = saved;
+    this.token = saved.token;
+    this.role = saved.role;
+    this.me = saved.playerId || 0;
+    this.view = '';
+    this.data = null;
+    this.table = null; // the crew as a table: its members are its players
+    this.ui = {};
+    const stop = watch(this.id, this.token, () => this.refresh(), () => {});
+    // A night made for the crew changes nothing in the crew's own history,
+    // so its stream does not tell: a page left open asks every 15 seconds,
+    // and whenever the phone wakes, so tonight's table shows up to join.
+    const wake = () => { if (document.visibilityState === 'visible') this.refresh(); };
+    const timer = setInterval(wake, 15000);
+    document.addEventListener('visibilitychange', wake);
+    this.stop = () => {
+      stop();
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', wake);
+    };
+  }
+
+  /** path is an API path under the crew's table. */
+  path(rest = '') {
+    return `/v1/tables/${this.id}${rest}`;
+  }
+
+  /** name is a member's name by id ("the bank" for 0). */
+  name(id) {
+    if (!id) return 'the bank';
+    const p = this.table && this.table.players.find((x) => x.id === id);
+    return p ? p.name : `member ${id}`;
+  }
+
+  // load reads the crew (members, balances, nights) and its settle-up.
+  async load() {
+    const [crew, plan] = await Promise.allSettled([api.get(`/v1/crews/${this.id}`, this.token), api.get(this.path('/settle-up'), this.token)]);
+    if (crew.status === 'rejected') throw crew.reason;
+    const planned = plan.status === 'fulfilled' ? { value: plan.value } : { error: plan.reason.message, type: plan.reason.type || '' };
+    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned };
+  }
+
+  // take keeps what load read; it says whether that changed anything.
+  take(data) {
+    const seen = JSON.stringify(data);
+    if (seen === this.seen) return false;
+    Object.assign(this, { data, seen, table: data.crew.crew });
+    if (this.saved.name !== this.table.name) {
+      this.saved = { ...this.saved, name: this.table.name };
+      store.save({ id: this.id, name: this.table.name });
+    }
+    return true;
+  }
+
+  /** refresh reads the crew again and redraws the page if it changed. */
+  async refresh() {
+    try {
+      if (this.take(await this.load())) this.render();
+    } catch (err) {
+      if (!this.data) this.fatal(err);
+    }
+  }
+
+  /** reload reads the crew again before a write says it is done (money.js, owed.js). */
+  async reload() {
+    this.take(await this.load());
+  }
+
+  // fatal says why the crew cannot be opened, and offers to forget it.
+  fatal(err) {
+    replace(this.main, h('section.card', h('h2', 'Cannot open this crew'), h('p.error', err.message),
+      err instanceof api.Problem && [401, 404].includes(err.status) && h('button', { type: 'button',
+        onclick: () => { store.forget(this.id); location.hash = '#'; } }, 'Remove it from this phone'),
+      h('a.button', { href: '#' }, 'Home')));
+  }
+
+  /**
+   * render draws the page. A redraw that comes from the live stream (force
+   * false) waits while a field is being typed in, and for the forms, which
+   * keep their own state, so nothing moves under a thumb.
+   */
+  render(force = false) {
+    if (!page || page !== this) return;
+    const body = this.main.querySelector('.crewbody');
+    if (!force && body && (this.view || typing(body))) {
+      this.stale = true;
+      return;
+    }
+    this.stale = false;
+    if (!this.data) {
+      replace(this.main, header(this), h('p.card.muted', 'Loading the crew…'));
+      return;
+    }
+    const el = h('div.crewbody', { 'data-testid': `crew-${this.view || 'page'}` });
+    replace(this.main, header(this), el);
+    if (this.view === 'night') return nightForm(el, this);
+    if (this.view === 'stats') return statsView(el, this);
+    const cur = this.table.currency;
+    add(el, this.ui.note && h('p.card.ok', { role: 'status' }, this.ui.note),
+      yourMoneyCard(this, this.data),
+      nightsCard(this, this.data.crew.nights),
+      balancesCard(this.data.balances.value, cur, false, 'Running balances'),
+      settleCard(this, this.data.plan, cur),
+      statsLink(this),
+      inviteCard(this));
+  }
+}
+
+// typing says whether a field inside el has the focus.
+function typing(el) {
+  const a = document.activeElement;
+  return !!a && el.contains(a) && a.matches('input, select, textarea');
+}
+
+// header names the crew and who this phone is in it.
+function header(c) {
+  const who = c.role === 'player' ? `You: ${c.saved.playerName || c.name(c.me)}` : c.role === 'host' ? 'Crew host' : 'Read only';
+  const back = c.view ? `#c=${c.id}` : '#';
+  return h('header.top', h('div.title', h('a.home', { href: back, 'aria-label': c.view ? 'back to the crew' : 'home' }, c.view ? '‹' : '⌂'),
+    h('h1', (c.table && c.table.name) || c.saved.name || 'Crew'), h('span.role', who)));
+}
+
+// inviteCard shows the crew's code and its QR code, folded away: a new
+// member's phone scans it and taps their name.
+function inviteCard(c) {
+  const code = c.table.joinCode || c.saved.code;
+  if (!code) return null;
+  const link = joinLink(c);
+  return h('details.card.crewinvite', { 'data-testid': 'crew-invite', open: !!c.ui.invite, ontoggle: (e) => { c.ui.invite = e.target.open; } },
+    h('summary', 'Invite someone to the crew'),
+    h('p.code', { 'data-testid': 'crew-code' }, groupCode(code)),
+    h('div.qr', qrSvg(link)),
+    h('p.muted.small', 'Scan with the phone camera, or open Tally, tap “Join a crew” and type the code.'),
+    navigator.share && h('button.ghost', { type: 'button', onclick: () => navigator.share({ title: 'Tally crew', url: link }).catch(() => {}) },
+      'Share the link'));
+}
+
+// A page left stale while a field had the focus is redrawn once the thumb
+// has moved on; the pause lets a tap on a button land first.
+document.addEventListener('focusout', () => setTimeout(() => {
+  const body = page && page.main.querySelector('.crewbody');
+  if (page && page.stale && !page.view && !(body && typing(body))) page.render();
+}, 300));

@@ -1,0 +1,91 @@
+// nightform.js is "Start tonight's table" on a crew's page (#c=ID&v=night):
+// the members who sit down, tapped in seat order, the game (a preset) with
+// the start form's rules (diceform.js), and the night's name. The night is
+// made with POST /v1/crews/{id}/nights; this phone holds its host token and
+// opens it on the Invite tab, where the others claim their seats (or tap
+// "Join tonight" on the crew's page).
+
+import { h, replace } from './dom.js';
+import * as api from './api.js';
+import * as store from './store.js';
+import { diceOptions, diceRequest } from './diceform.js';
+
+/** nightForm draws the form into el; its state lives on the crew page's ui. */
+export function nightForm(el, c) {
+  const f = c.ui.night || (c.ui.night = { seats: c.me ? [c.me] : [], name: `${new Date().toLocaleDateString('en-GB', { weekday: 'long' })} night` });
+  const draw = () => replace(el, ...body(c, f, draw));
+  if (f.presets) return draw();
+  el.append(h('p.card.muted', 'Loading the rules…'));
+  api.get('/v1/presets').then((presets) => {
+    f.presets = presets;
+    f.preset = f.preset || presets[0].name;
+    if (c.ui.night === f && el.isConnected) draw();
+  }, (err) => replace(el, h('p.card.error', err.message)));
+  return undefined;
+}
+
+// body is the form's content: members, game, rules, name and the buttons.
+function body(c, f, draw) {
+  const rs = f.presets.find((p) => p.name === f.preset).ruleset;
+  const error = h('p.error', { hidden: !f.error, role: 'alert', 'data-testid': 'night-error' }, f.error || '');
+  const members = c.table.players.filter((p) => !p.leftAt);
+  const rules = h('div', diceOptions(rs, f, draw));
+  // A night counts in the crew's unit: the start form's unit field goes.
+  const unitField = rules.querySelector('input[name=currency]');
+  if (unitField) unitField.closest('label').replaceWith(h('p.muted.small', `Counted in the crew’s unit: ${c.table.currency}.`));
+  return [h('form.card.start', { onsubmit: (e) => makeNight(e, c, f, rs, error) },
+    h('h2', 'Start tonight’s table'),
+    h('fieldset', { 'data-testid': 'night-members' }, h('legend', 'Who plays tonight? Tap in seat order'),
+      h('div.pick', members.map((p) => {
+        const at = f.seats.indexOf(p.id);
+        return h('button.member', { type: 'button', class: at >= 0 ? 'on' : '', dataset: { name: p.name }, 'aria-pressed': String(at >= 0),
+          onclick: () => { f.seats = at >= 0 ? f.seats.filter((x) => x !== p.id) : [...f.seats, p.id]; draw(); } },
+        at >= 0 ? h('span.seatno', String(at + 1)) : null, p.name);
+      }))),
+    h('fieldset', h('legend', 'Game'), f.presets.map((p) => h('label.preset', { class: p.name === f.preset ? 'on' : '' },
+      h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === f.preset,
+        onchange: () => { pickPreset(f, p.name); draw(); } }),
+      h('span', h('b', p.title || p.name), h('small', p.description))))),
+    [...rules.childNodes],
+    h('label.field', 'Name of the night', h('input', { type: 'text', maxlength: 80, name: 'night-name', value: f.name,
+      oninput: (e) => { f.name = e.target.value; } })),
+    error,
+    h('button.primary', { type: 'submit', 'data-testid': 'create-night' }, 'Start the night'),
+    h('a.button.ghost', { href: `#c=${c.id}` }, 'Cancel'))];
+}
+
+// pickPreset starts the rules from a preset's defaults, keeping the seats
+// and the name.
+function pickPreset(f, preset) {
+  const keep = { seats: f.seats, name: f.name, presets: f.presets, more: f.more, noOverdraft: f.noOverdraft };
+  for (const k of Object.keys(f)) delete f[k];
+  Object.assign(f, keep, { preset });
+}
+
+// makeNight sends POST /v1/crews/{id}/nights (one key per body), keeps the
+// night's host token on this phone and opens its Invite tab.
+async function makeNight(e, c, f, rs, error) {
+  e.preventDefault();
+  if (!f.seats.length) {
+    f.error = 'Tap the members who play tonight.';
+    Object.assign(error, { hidden: false, textContent: f.error });
+    return;
+  }
+  const body = diceRequest(rs, { ...f, names: [] });
+  delete body.players;
+  delete body.currency;
+  body.members = f.seats;
+  if (!f.request || JSON.stringify(f.request.body) !== JSON.stringify(body)) f.request = api.write(`/v1/crews/${c.id}/nights`, body, c.token);
+  e.submitter.disabled = true;
+  try {
+    const made = await api.send(f.request);
+    store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken, auditToken: made.auditToken,
+      code: made.joinCode, crew: c.id });
+    c.ui.night = null;
+    location.hash = `#t=${made.table.id}&tab=invite`;
+  } catch (err) {
+    f.error = err.message;
+    Object.assign(error, { hidden: false, textContent: err.message });
+    e.submitter.disabled = false;
+  }
+}
