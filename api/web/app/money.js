@@ -2,8 +2,8 @@
 // balances, the settle-up plan with a "mark paid" button for each payment
 // (the host, or the player being paid), the host's buy-ins and cash-outs,
 // and closing the table at the end of the night. A closed table offers to
-// share the night (share.js); a crew's closed night, whose balances went to
-// the crew, sends its players there to settle up (nights.js). The crew's
+// share the night (share.js); a crew's night, whose money is the crew's,
+// sends its players there to settle up (nights.js). The crew's
 // page (crew.js) draws its balances and settle-up with the same cards.
 
 import { h, add, money } from './dom.js';
@@ -23,11 +23,12 @@ export function moneyTab(el, s) {
   }
   const cur = s.table.currency;
   const closed = s.table.status === 'closed';
-  // A crew's night, once closed, takes no more money: it is settled at the crew.
-  const rolled = closed && !!s.table.crew;
+  // A crew's night moves only the game's money: buy-ins, cash-outs and
+  // payments are the crew's, and its results roll into the crew as it closes.
+  const rolled = !!s.table.crew;
   // A player's phone says first, in words, what they owe and are owed.
   if (!rolled) add(el, yourMoneyCard(s, data));
-  add(el, rolled && crewNightCard(s), closed && shareCard(s));
+  add(el, rolled && crewNightCard(s, closed), closed && shareCard(s));
   if (data.balances.error) {
     el.append(h('p.card.error', data.balances.error));
   } else {

@@ -86,13 +86,15 @@ export function day(iso) {
 }
 
 /**
- * crewNightCard is a closed crew night's Money tab note: its balances went
- * to the crew, where who owes whom is settled across nights.
+ * crewNightCard is a crew night's Money tab note: its money other than the
+ * game's is the crew's, and once closed its balances went to the crew,
+ * where who owes whom is settled across nights.
  */
-export function crewNightCard(s) {
+export function crewNightCard(s, closed) {
   const crew = store.table(s.table.crew);
   return h('section.card', { 'data-testid': 'crew-night' }, h('h2', 'Part of the crew'),
-    h('p', 'This night is closed and its results went to the crew’s running balances: settle up there, across nights.'),
+    h('p', closed ? 'This night is closed and its results went to the crew’s running balances: settle up there, across nights.'
+      : 'This is one of the crew’s nights: its results go to the crew’s running balances when it closes. Buy-ins, cash-outs and payments are recorded at the crew.'),
     crew && crew.kind === 'crew' ? h('a.button.primary', { href: `#c=${crew.id}`, 'data-testid': 'to-crew' }, `Open ${crew.name || 'the crew'}`)
       : h('p.muted.small', 'This phone is not in the crew: ask a member for its code.'));
 }

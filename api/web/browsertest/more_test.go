@@ -267,6 +267,9 @@ func TestLiftCups(t *testing.T) {
 	bob.tap(`button.seat[data-name="Bob"]`)
 
 	host.tap(`[data-testid=start-round]`)
+	// The round's pad is drawn once the start is answered: a tap before
+	// that finds no faces (seen under a loaded machine).
+	host.waitFor("the round's pad", `!!document.querySelector('.faces button[data-face="6"]')`)
 	host.enter(6, 5, 4, 1, 1)
 	host.tap(`[data-testid=send]`)
 	host.tap(`[data-testid=reroll]`)
