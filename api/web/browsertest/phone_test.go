@@ -110,8 +110,42 @@ func redrawn(err error) bool {
 // enter taps dice faces on the entry pad.
 func (p *phone) enter(faces ...int) {
 	p.t.Helper()
-	for _, f := range faces {
-		p.tap(`.faces button[data-face="` + strconv.Itoa(f) + `"]`)
+	tray := `[...document.querySelectorAll('[data-testid=tray] .traydie')].map((d) => +d.dataset.face)`
+	base := len(eval[[]int](p, tray)) // dice entered before
+	for k, f := range faces {
+		i := base + k
+		for try := 1; ; try++ {
+			p.tap(`.faces button[data-face="` + strconv.Itoa(f) + `"]`)
+			// A tap lands where the face was when it was aimed: a redraw
+			// that moves the faces meanwhile (a live notice arriving) can
+			// put another face under it, or nothing. A thumb looks at the
+			// tray, taps a wrong die away and taps again.
+			got := p.trayAfter(tray, i)
+			if len(got) == i+1 && got[i] == f {
+				break
+			}
+			if try == 3 {
+				p.t.Fatalf("%s: entering %v, the tray shows %v", p.name, faces, got)
+			}
+			for len(got) > i {
+				p.tap(fmt.Sprintf(`[data-testid=tray] .traydie:nth-child(%d)`, len(got)))
+				got = p.trayAfter(tray, len(got))
+			}
+		}
+	}
+}
+
+// trayAfter is the tray's faces once they are no longer n long (or after
+// two seconds, when a tap went nowhere).
+func (p *phone) trayAfter(tray string, n int) []int {
+	p.t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		got := eval[[]int](p, tray)
+		if len(got) != n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(30 * time.Millisecond)
 	}
 }
 
