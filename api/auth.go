@@ -16,24 +16,28 @@ const authKey = "tally.auth"
 // and the bearer token, which the service checks with the request (a
 // missing or unknown token is 401, a token of another table 403).
 func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		param := "tableId"
-		if c.Param("crewId") != "" {
-			param = "crewId" // a crew is a table of kind crew
+	return authenticateBy("tableId")(next)
+}
+
+// authenticateBy is authenticate for routes that name the table by another
+// path parameter: a crew (a table of kind crew) by :crewId.
+func authenticateBy(param string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if c.Param(param) == "" || strings.HasSuffix(c.Path(), "/*") {
+				return unrouted(c)
+			}
+			tableID, err := pathID(c, param)
+			if err != nil {
+				return err
+			}
+			token, ok := bearer(c)
+			if !ok {
+				return fail(kindUnauthorized, "send the table's token as `Authorization: Bearer <token>`")
+			}
+			c.Set(authKey, table.Auth{TableID: tableID, Token: token})
+			return next(c)
 		}
-		if c.Param(param) == "" || strings.HasSuffix(c.Path(), "/*") {
-			return unrouted(c)
-		}
-		tableID, err := pathID(c, param)
-		if err != nil {
-			return err
-		}
-		token, ok := bearer(c)
-		if !ok {
-			return fail(kindUnauthorized, "send the table's token as `Authorization: Bearer <token>`")
-		}
-		c.Set(authKey, table.Auth{TableID: tableID, Token: token})
-		return next(c)
 	}
 }
 

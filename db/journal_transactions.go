@@ -149,3 +149,13 @@ func (b *Batch) JournalCorrectable(tableID, eventSeq int64, round int, out *[]Jo
 		return err
 	})
 }
+
+// JournalRolledNights queues reading the nights a crew's journal has
+// rolled in, in the order they rolled.
+func (b *Batch) JournalRolledNights(tableID int64, out *[]int64) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		nights, err := queries.JournalRolledNights(b.ctx, q, tableID)
+		*out = nights
+		return err
+	})
+}

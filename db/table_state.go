@@ -32,9 +32,6 @@ type Loaded struct {
 	// RoyaleLatest, for the writes that need them.
 	Game        RoyaleGame
 	GameActions []RoyaleAction
-	// Journal is what a correction reads of the journal
-	// (JournalCorrectable); nil for other writes.
-	Journal []JournalEntry
 	// Key is the stored answer of the Idempotency-Key looked up (no
 	// RequestHash when there is none).
 	Key IdempotencyKey

@@ -111,11 +111,14 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 		cp      db.Checkpoint
 		digest  []byte
 		fast    bool
+		nights  []db.CrewNight // a crew's
+		books   []nightHistory
 	)
 	now, _, err := s.read(ctx, a, readPlan{accounts: true,
 		history: func(b *db.Batch) {
 			b.CheckpointGet(a.TableID, &cp)
 			b.CheckpointDigest(a.TableID, &digest)
+			b.CrewNightList(a.TableID, &nights) // none but a crew's
 		},
 		then: func(b *db.Batch, r *reading) {
 			// A checkpoint's digest covers the dice rounds' rows: a
@@ -127,6 +130,9 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 			}
 			if r.row.Royale != nil {
 				b.RoyaleList(a.TableID, &games, &played)
+			}
+			if r.row.Kind == db.KindCrew {
+				books = queueNights(b, nightIDs(nights), false)
 			}
 			b.EventList(a.TableID, &events)
 			b.RoundList(a.TableID, &rounds)
@@ -151,11 +157,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	resume := au.rounds(st, rounds, actions, turns, journal, cp, q.Full)
 	au.royale(games, played, journal, now.Accounts)
 	if now.row.Kind == db.KindCrew {
-		nights, err := s.nightBooks(ctx, a)
-		if err != nil {
-			return AuditReport{}, err
-		}
-		au.crew(journal, nights)
+		au.crew(journal, books)
 	}
 	rep := au.report()
 	if rep.OK {
@@ -358,6 +360,7 @@ func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, 
 	for _, t := range turns {
 		turnsOf[t.Round] = append(turnsOf[t.Round], t)
 	}
+	corrected := corrections{rounds: au.reversedRounds(), entries: ledger.Reversed(journal)}
 	settled, roundsOK := 0, true
 	var state []byte
 	for _, row := range rounds[from:] {
@@ -371,7 +374,7 @@ func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, 
 		au.rep.Replayed++
 		st.rounds = append(st.rounds, pr)
 		st.last = pr
-		ra := auditRound(pr, turnsOf[row.Number], journal, au.reversedRounds())
+		ra := auditRound(pr, turnsOf[row.Number], journal, corrected)
 		au.rep.Rounds = append(au.rep.Rounds, ra)
 		if !ra.OK {
 			roundsOK = false
@@ -584,9 +587,9 @@ func sameAction(a, b game.Action) bool {
 // auditRound checks a replayed round's recorded turns and its journal
 // entries against the replay: a settled round's settlement moves what the
 // engine decided and stands, a round being played has none standing, and
-// a reversed round (which reversed names, by the events that reversed
-// them) has every movement of money reversed.
-func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry, reversed map[int]bool) RoundAudit {
+// a reversed round (c: what the log and the journal say was reversed) has
+// every movement of money reversed.
+func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry, c corrections) RoundAudit {
 	n := pr.row.Number
 	fail := func(format string, args ...any) RoundAudit {
 		return RoundAudit{Number: n, Detail: fmt.Sprintf(format, args...)}
@@ -594,16 +597,15 @@ func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry, rev
 	if err := checkTurns(pr, turns); err != nil {
 		return fail("%v", err)
 	}
-	if reversed[n] != (pr.row.Status == db.RoundVoid) {
-		return fail("its status is %s, but the log says it was reversed: %t", pr.row.Status, reversed[n])
+	if c.rounds[n] != (pr.row.Status == db.RoundVoid) {
+		return fail("its status is %s, but the log says it was reversed: %t", pr.row.Status, c.rounds[n])
 	}
-	undone := ledger.Reversed(journal)
 	var settles []db.JournalEntry
 	for _, j := range journal {
 		if j.Round != n || (j.Kind != string(ledger.KindRoundSettle) && j.Kind != string(ledger.KindAnte)) {
 			continue
 		}
-		_, gone := undone[j.EventSeq]
+		_, gone := c.entries[j.EventSeq]
 		switch {
 		case pr.row.Status == db.RoundVoid && !gone && len(j.Postings) > 0:
 			return fail("it was reversed, but its %s (event %d) stands", j.Kind, j.EventSeq)
@@ -643,6 +645,13 @@ func auditRound(pr *playedRound, turns []db.Turn, journal []db.JournalEntry, rev
 		return fail("%v", err)
 	}
 	return RoundAudit{Number: n, OK: true}
+}
+
+// corrections are what the log and the journal say was reversed: the
+// rounds, and the ledger events of the entries.
+type corrections struct {
+	rounds  map[int]bool
+	entries map[int64]int64
 }
 
 // reversedRounds are the rounds the log says were reversed.

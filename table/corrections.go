@@ -38,7 +38,8 @@ func (in CorrectionInput) reason() (string, error) {
 	return cleanText(in.Reason, "a reason", maxReason)
 }
 
-// correctRef is what a correction reads of the journal besides the table.
+// correctRef is what a correction reads of the journal besides the table
+// (db.Batch.JournalCorrectable), in the write's first round trip.
 type correctRef struct {
 	entry int64 // the ledger event of a movement of money to reverse
 	round int   // the round whose entries to read
@@ -52,12 +53,17 @@ func (s *Service) correctionWrite(ctx context.Context, a Auth, k Key, ref correc
 	if err != nil {
 		return Reply{}, err
 	}
+	var journal []db.JournalEntry
 	t := tokenTarget(a)
-	t.correct = &ref
+	t.also = func(b *db.Batch) {
+		journal = nil
+		b.JournalCorrectable(a.TableID, ref.entry, ref.round, &journal)
+	}
 	return s.writeAt(ctx, t, a, k, func(w *writer) (any, error) {
 		if err := w.who.mustHost("correct the history"); err != nil {
 			return nil, err
 		}
+		w.journal = journal
 		return do(w, reason)
 	})
 }
@@ -211,9 +217,6 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 		}
 		if e == nil {
 			return nil, fmt.Errorf("%w: no movement of money of table %d was recorded by event %d", ErrNotFound, w.st.row.ID, seq)
-		}
-		if err := w.nightOver(); err != nil {
-			return nil, err
 		}
 		switch ledger.Kind(e.Kind) {
 		case ledger.KindDeposit:

@@ -125,16 +125,13 @@ func (s *Service) RollNight(ctx context.Context, a Auth, k Key, night int64) (Re
 }
 
 func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, may func(w *writer) error) (Reply, error) {
-	var row db.Table
-	var accounts []db.Account
-	var players []db.Player
+	var n []nightHistory
+	var rolled []int64
 	t.also = func(b *db.Batch) {
-		row, accounts, players = db.Table{}, nil, nil
-		b.TableGet(night, &row)
-		b.AccountList(night, &accounts)
-		b.PlayerList(night, &players)
+		rolled = nil
+		n = queueNights(b, []int64{night}, false)
+		b.JournalRolledNights(t.tableID, &rolled)
 	}
-	t.correct = &correctRef{entry: -1}
 	if t.token != "" {
 		k.scope = tokenScope(t.hash)
 	}
@@ -146,13 +143,13 @@ func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, m
 		switch {
 		case crew.Kind != db.KindCrew:
 			return nil, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, crew.ID)
-		case row.ID == 0 || row.Crew != crew.ID:
+		case n[0].row.ID == 0 || n[0].row.Crew != crew.ID:
 			return nil, fmt.Errorf("%w: table %d is not a night of crew %d", ErrNotFound, night, crew.ID)
-		case row.Status != db.TableClosed:
+		case n[0].row.Status != db.TableClosed:
 			return nil, fmt.Errorf("%w: night %d is still open: its balances roll into the crew when it closes", ErrRoundPlaying, night)
 		}
-		if !rolledAlready(w.journal, night) {
-			e, err := nightEntry(row, accounts, players)
+		if !slices.Contains(rolled, night) {
+			e, err := n[0].entry()
 			if err != nil {
 				return nil, err
 			}
@@ -166,39 +163,70 @@ func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, m
 	})
 }
 
-// rolledAlready says whether the crew's roll-overs (as JournalCorrectable
-// reads them) hold night's.
-func rolledAlready(journal []db.JournalEntry, night int64) bool {
-	for _, j := range journal {
-		var m nightRolled
-		if j.Kind == string(ledger.KindNight) && json.Unmarshal(j.Metadata, &m) == nil && m.Night == night {
-			return true
-		}
-	}
-	return false
-}
-
-// nightEntry moves a closed night's balances onto its crew's accounts: each
+// entry moves a closed night's balances onto its crew's accounts: each
 // member's balance to the member, the night bank's to the crew's bank. A
 // closed night's pot is empty (closing returned it).
-func nightEntry(night db.Table, accounts []db.Account, players []db.Player) (ledger.Entry, error) {
-	member := map[int64]game.PlayerID{}
-	for _, p := range players {
-		member[int64(p.ID)] = p.Member
-	}
-	e := ledger.Entry{Kind: ledger.KindNight, Memo: "night: " + night.Name, Meta: nightRolled{Night: night.ID, Name: night.Name}}
-	for _, a := range accounts {
+func (n nightHistory) entry() (ledger.Entry, error) {
+	member := n.members()
+	e := ledger.Entry{Kind: ledger.KindNight, Memo: "night: " + n.row.Name, Meta: nightRolled{Night: n.row.ID, Name: n.row.Name}}
+	for _, a := range n.accounts {
 		switch {
 		case a.Balance == 0:
-		case a.Kind == db.AccountPlayer && member[int64(a.Player)] != 0:
-			e.Lines = append(e.Lines, ledger.Line{Account: ledger.PlayerAccount(member[int64(a.Player)]), Amount: a.Balance})
+		case a.Kind == db.AccountPlayer && member[a.Player] != 0:
+			e.Lines = append(e.Lines, ledger.Line{Account: ledger.PlayerAccount(member[a.Player]), Amount: a.Balance})
 		case a.Kind == db.AccountWorld:
 			e.Lines = append(e.Lines, ledger.Line{Account: ledger.World, Amount: a.Balance})
 		default:
-			return ledger.Entry{}, fmt.Errorf("%w: night %d's %s account holds %d that belongs to no member", ErrHistoryBroken, night.ID, a.Kind, a.Balance)
+			return ledger.Entry{}, fmt.Errorf("%w: night %d's %s account holds %d that belongs to no member", ErrHistoryBroken, n.row.ID, a.Kind, a.Balance)
 		}
 	}
 	return e, nil
+}
+
+// members maps a night's players to the crew members they are.
+func (n nightHistory) members() map[game.PlayerID]game.PlayerID {
+	member := make(map[game.PlayerID]game.PlayerID, len(n.players))
+	for _, p := range n.players {
+		member[p.ID] = p.Member
+	}
+	return member
+}
+
+// nightHistory is one of a crew's nights as the crew reads it: its row,
+// accounts and players, and (for the figures) its rounds and actions.
+type nightHistory struct {
+	row      db.Table
+	accounts []db.Account
+	players  []db.Player
+	rounds   []db.Round
+	actions  []db.Action
+}
+
+// queueNights queues reading nights, with their rounds and actions when
+// rounds is set: a few indexed statements per night, each keyed by the
+// night's own id.
+func queueNights(b *db.Batch, nights []int64, rounds bool) []nightHistory {
+	out := make([]nightHistory, len(nights))
+	for i, id := range nights {
+		n := &out[i]
+		b.TableGet(id, &n.row)
+		b.AccountList(id, &n.accounts)
+		b.PlayerList(id, &n.players)
+		if rounds {
+			b.RoundList(id, &n.rounds)
+			b.ActionListByTable(id, &n.actions)
+		}
+	}
+	return out
+}
+
+// nightIDs are the tables of a crew's nights.
+func nightIDs(nights []db.CrewNight) []int64 {
+	ids := make([]int64, len(nights))
+	for i, n := range nights {
+		ids[i] = n.Table
+	}
+	return ids
 }
 
 // nightOver refuses money other than the game's at a crew's night: the
@@ -238,19 +266,13 @@ type NightView struct {
 // Crew reads a crew: its members, running balances and nights.
 func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	var nights []db.CrewNight
-	var rows []db.Table
-	var accounts [][]db.Account
-	var journal []db.JournalEntry
+	var books []nightHistory
+	var rolled []int64
 	r, who, err := s.read(ctx, a, readPlan{accounts: true,
 		history: func(b *db.Batch) { b.CrewNightList(a.TableID, &nights) },
 		then: func(b *db.Batch, _ *reading) {
-			rows = make([]db.Table, len(nights))
-			accounts = make([][]db.Account, len(nights))
-			for i, n := range nights {
-				b.TableGet(n.Table, &rows[i])
-				b.AccountList(n.Table, &accounts[i])
-			}
-			b.JournalCorrectable(a.TableID, -1, 0, &journal)
+			books = queueNights(b, nightIDs(nights), false)
+			b.JournalRolledNights(a.TableID, &rolled)
 		}})
 	if err != nil {
 		return CrewView{}, err
@@ -260,11 +282,12 @@ func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	}
 	st := &tableState{row: r.row, players: r.Players, accounts: r.Accounts}
 	v := CrewView{Crew: st.view(who), Balances: balancesView(ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
-		Nights: make([]NightView, 0, len(rows))}
-	for i, n := range rows {
+		Nights: make([]NightView, 0, len(books))}
+	for _, b := range books {
+		n := b.row
 		// A closed night where nobody won or lost has nothing to roll.
-		nothing := n.Status == db.TableClosed && !slices.ContainsFunc(accounts[i], func(a db.Account) bool { return a.Balance != 0 })
-		nv := NightView{Table: n.ID, Name: n.Name, Status: n.Status, Rolled: nothing || rolledAlready(journal, n.ID),
+		nothing := n.Status == db.TableClosed && !slices.ContainsFunc(b.accounts, func(a db.Account) bool { return a.Balance != 0 })
+		nv := NightView{Table: n.ID, Name: n.Name, Status: n.Status, Rolled: nothing || slices.Contains(rolled, n.ID),
 			Created: n.CreatedAt, ClosedAt: n.ClosedAt}
 		if who.Role != RoleAudit && n.Status == db.TableOpen {
 			nv.JoinCode = n.JoinCode
@@ -274,36 +297,11 @@ func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	return v, nil
 }
 
-// nightBook is a crew's night as the crew's audit reads it: its row, its
-// accounts and its players.
-type nightBook struct {
-	row      db.Table
-	accounts []db.Account
-	players  []db.Player
-}
-
-// nightBooks reads every night of the crew a's token names.
-func (s *Service) nightBooks(ctx context.Context, a Auth) ([]nightBook, error) {
-	var nights []db.CrewNight
-	var books []nightBook
-	_, _, err := s.read(ctx, a, readPlan{
-		history: func(b *db.Batch) { b.CrewNightList(a.TableID, &nights) },
-		then: func(b *db.Batch, _ *reading) {
-			books = make([]nightBook, len(nights))
-			for i, n := range nights {
-				b.TableGet(n.Table, &books[i].row)
-				b.AccountList(n.Table, &books[i].accounts)
-				b.PlayerList(n.Table, &books[i].players)
-			}
-		}})
-	return books, err
-}
-
 // crew checks a crew's roll-overs against its nights: every closed night
 // that left anyone owing or owed rolled into the crew exactly once, moving
 // each member's closing balance as the night's books hold it, and no
 // roll-over names a night the crew does not have.
-func (au *audit) crew(journal []db.JournalEntry, nights []nightBook) {
+func (au *audit) crew(journal []db.JournalEntry, nights []nightHistory) {
 	rolled := map[int64][]db.JournalEntry{}
 	for _, j := range journal {
 		var m nightRolled
@@ -327,7 +325,7 @@ func (au *audit) crew(journal []db.JournalEntry, nights []nightBook) {
 			}
 			continue
 		}
-		want, err := nightEntry(n.row, n.accounts, n.players)
+		want, err := n.entry()
 		switch {
 		case err != nil:
 			au.problem("%v", err)

@@ -22,17 +22,7 @@ func (s *Service) CrewStats(ctx context.Context, a Auth) (stats.Report, error) {
 	var books []nightHistory
 	r, _, err := s.read(ctx, a, readPlan{
 		history: func(b *db.Batch) { b.CrewNightList(a.TableID, &nights) },
-		then: func(b *db.Batch, _ *reading) {
-			books = make([]nightHistory, len(nights))
-			for i, n := range nights {
-				h := &books[i]
-				b.TableGet(n.Table, &h.row)
-				b.AccountList(n.Table, &h.accounts)
-				b.PlayerList(n.Table, &h.players)
-				b.RoundList(n.Table, &h.rounds)
-				b.ActionListByTable(n.Table, &h.actions)
-			}
-		}})
+		then:    func(b *db.Batch, _ *reading) { books = queueNights(b, nightIDs(nights), true) }})
 	if err != nil {
 		return stats.Report{}, err
 	}
@@ -60,30 +50,26 @@ func (s *Service) CrewStats(ctx context.Context, a Auth) (stats.Report, error) {
 	return rep, nil
 }
 
-// nightHistory is a closed night as its crew's figures read it.
-type nightHistory struct {
-	row      db.Table
-	accounts []db.Account
-	players  []db.Player
-	rounds   []db.Round
-	actions  []db.Action
-}
-
 // night replays a closed night's rounds and names its players by the crew
 // members they are.
 func (b nightHistory) night() (stats.Night, error) {
 	member := map[game.PlayerID]stats.Member{}
-	for _, p := range b.players {
-		member[p.ID] = stats.Member(p.Member)
+	for p, m := range b.members() {
+		member[p] = stats.Member(m)
 	}
 	n := stats.Night{Table: b.row.ID, Name: b.row.Name, Preset: b.row.Rules.Preset, Low: b.row.Rules.Low,
 		Net: map[stats.Member]int64{}}
 	if b.row.ClosedAt != nil {
 		n.Played = *b.row.ClosedAt
 	}
-	for _, a := range b.accounts {
-		if a.Kind == db.AccountPlayer && member[a.Player] != 0 && a.Balance != 0 {
-			n.Net[member[a.Player]] += a.Balance
+	// What each member took home is what rolled into the crew.
+	e, err := b.entry()
+	if err != nil {
+		return stats.Night{}, err
+	}
+	for _, l := range e.Lines {
+		if l.Account.Kind == db.AccountPlayer {
+			n.Net[stats.Member(l.Account.Player)] += l.Amount
 		}
 	}
 	st := &tableState{row: b.row, players: b.players}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -98,41 +99,28 @@ type sealedAction struct {
 
 // sealedEvents are the events of the round being played that record throws
 // the round still hides from who, by event sequence number: the throws
-// standing that are still under the cup, and the throws taken back that
-// were under the cup when they were recorded (taken back, they are never
-// revealed while the round is played).
+// standing that are still under the cup, and, in a round with throws taken
+// back, those that were under the cup when they were recorded (taken back,
+// they are never revealed while the round is played).
 func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
 	cur := st.current()
 	if cur == nil {
 		return nil, nil
 	}
 	viewer := who.viewer()
-	r, err := game.NewRound(st.rules(), cur.row.Setup)
-	if err != nil {
-		return nil, err
-	}
 	sealed := map[int64]db.Action{}
-	var standing []db.Action
-	for _, a := range cur.actions {
-		if a.Action.Kind == actionVoid {
-			standing = standing[:max(len(standing)-1, 0)]
-			if r, err = replayRound(st.rules(), cur.row.Setup, standing); err != nil {
-				return nil, err
-			}
-			continue
+	seal := func(a db.Action) error {
+		if a.EventSeq == 0 {
+			return fmt.Errorf("%w: round %d's action %d has no audit event", ErrHistoryBroken, cur.row.Number, a.Seq)
 		}
-		if err := r.Apply(a.Action); err != nil {
-			return nil, fmt.Errorf("%w: round %d's action %d: %w", ErrHistoryBroken, cur.row.Number, a.Seq, err)
-		}
-		standing = append(standing, a)
-		if a.Action.Kind == game.ActionRoll && lastRollSealed(r.View(viewer), a.Action.Player) {
-			if a.EventSeq == 0 {
-				return nil, fmt.Errorf("%w: round %d's action %d has no audit event", ErrHistoryBroken, cur.row.Number, a.Seq)
-			}
-			sealed[a.EventSeq] = a
-		}
+		sealed[a.EventSeq] = a
+		return nil
 	}
-	// A throw standing is shown once the round reveals it (cups lifted).
+	// The throws standing, as the round shows them now.
+	standing, err := standingActions(cur.actions)
+	if err != nil {
+		return nil, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, cur.row.Number, err)
+	}
 	view := cur.round.View(viewer)
 	rolls := map[game.PlayerID]int{}
 	for _, a := range standing {
@@ -141,35 +129,44 @@ func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
 		}
 		k := rolls[a.Action.Player]
 		rolls[a.Action.Player]++
-		if !rollSealed(view, a.Action.Player, k) {
-			delete(sealed, a.EventSeq)
+		if rollSealed(view, a.Action.Player, k) {
+			if err := seal(a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(standing) == len(cur.actions) {
+		return sealed, nil
+	}
+	// A throw taken back is judged as it was when recorded: the round
+	// replayed up to it.
+	var before []db.Action
+	for _, a := range cur.actions {
+		if a.Action.Kind == actionVoid {
+			before = before[:len(before)-1] // standingActions checked it
+			continue
+		}
+		before = append(before, a)
+		if a.Action.Kind != game.ActionRoll || slices.ContainsFunc(standing, func(s db.Action) bool { return s.Seq == a.Seq }) {
+			continue
+		}
+		r, err := replayRound(st.rules(), cur.row.Setup, before)
+		if err != nil {
+			return nil, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, cur.row.Number, err)
+		}
+		n := 0
+		for _, b := range before {
+			if b.Action.Kind == game.ActionRoll && b.Action.Player == a.Action.Player {
+				n++
+			}
+		}
+		if rollSealed(r.View(viewer), a.Action.Player, n-1) {
+			if err := seal(a); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return sealed, nil
-}
-
-// replayRound is a round rebuilt from its setup and the given actions.
-func replayRound(rs game.Ruleset, setup game.RoundSetup, actions []db.Action) (*game.Round, error) {
-	r, err := game.NewRound(rs, setup)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range actions {
-		if err := r.Apply(a.Action); err != nil {
-			return nil, fmt.Errorf("%w: action %d: %w", ErrHistoryBroken, a.Seq, err)
-		}
-	}
-	return r, nil
-}
-
-// lastRollSealed says whether player's latest throw is under the cup in view.
-func lastRollSealed(view game.RoundState, player game.PlayerID) bool {
-	for _, ps := range view.Players {
-		if ps.Player == player {
-			return len(ps.Outcome.Rolls) > 0 && ps.Outcome.Rolls[len(ps.Outcome.Rolls)-1].Sealed
-		}
-	}
-	return false
 }
 
 // rollSealed says whether player's throw k is under the cup in view.

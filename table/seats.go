@@ -19,6 +19,9 @@ import (
 // (claimed); without one, the seat gets the hash of a token nobody is
 // given, until a phone claims the seat.
 func (w *writer) seat(name string, hash []byte) error {
+	if err := w.st.membersOnly(); err != nil {
+		return err
+	}
 	return w.seatMember(name, hash, 0)
 }
 
@@ -65,9 +68,6 @@ func (s *Service) Seat(ctx context.Context, a Auth, k Key, name string) (Reply, 
 			return nil, err
 		}
 		if err := w.st.gameUnderway(); err != nil {
-			return nil, err
-		}
-		if err := w.st.membersOnly(); err != nil {
 			return nil, err
 		}
 		if err := w.seat(name, nil); err != nil {
@@ -140,9 +140,6 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 			p.ClaimedAt, p.TokenHash = &now, hash
 		} else {
 			if err := st.gameUnderway(); err != nil {
-				return nil, err
-			}
-			if err := st.membersOnly(); err != nil {
 				return nil, err
 			}
 			if err := w.seat(name, hash); err != nil {

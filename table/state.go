@@ -187,21 +187,26 @@ func (st *tableState) enter(pr *playedRound) error {
 
 // replay rebuilds the round from its setup and the actions not taken back.
 func (pr *playedRound) replay(rs game.Ruleset) error {
-	r, err := game.NewRound(rs, pr.row.Setup)
-	if err != nil {
-		return err
-	}
 	standing, err := standingActions(pr.actions)
 	if err != nil {
 		return err
 	}
-	for _, a := range standing {
+	pr.round, err = replayRound(rs, pr.row.Setup, standing)
+	return err
+}
+
+// replayRound is a round rebuilt from its setup and the given actions.
+func replayRound(rs game.Ruleset, setup game.RoundSetup, actions []db.Action) (*game.Round, error) {
+	r, err := game.NewRound(rs, setup)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range actions {
 		if err := r.Apply(a.Action); err != nil {
-			return fmt.Errorf("action %d: %w", a.Seq, err)
+			return nil, fmt.Errorf("action %d: %w", a.Seq, err)
 		}
 	}
-	pr.round = r
-	return nil
+	return r, nil
 }
 
 // standingActions are a round's stored actions less those taken back and

@@ -74,7 +74,7 @@ type writer struct {
 	// history is what the write adds to the table's rounds: their actions
 	// and finished turns, and the round it settles.
 	history db.Append
-	// journal is what a correction read of the journal (target.correct).
+	// journal is what a correction read of the journal (correctionWrite).
 	journal []db.JournalEntry
 }
 
@@ -88,12 +88,10 @@ type target struct {
 	// royale: the write needs the table's latest Battleship Royale game
 	// (royaleWrite); the others leave it unread.
 	royale bool
-	// correct, for a correction, names what of the journal it reads
-	// (db.Batch.JournalCorrectable): the entry ledger event entry
-	// recorded, and round's entries.
-	correct *correctRef
-	// also queues more reads into the first round trip (a host recovery
-	// code being redeemed).
+	// also queues more reads into the first round trip: a host recovery
+	// code being redeemed, the journal entries a correction may reverse, a
+	// night being rolled into its crew. It may run again (a retried
+	// write), so it resets what it reads into.
 	also func(*db.Batch)
 	// missing is the error for a table that is not there, for an open
 	// write (the join code's, unless set).
@@ -146,9 +144,6 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if t.royale {
 		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
 	}
-	if t.correct != nil {
-		b.JournalCorrectable(t.tableID, t.correct.entry, t.correct.round, &l.Journal)
-	}
 	if t.also != nil {
 		t.also(b)
 	}
@@ -174,7 +169,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		return Reply{}, err
 	}
 	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: db.NewBatch(ctx), head: row.Head,
-		now: time.Now(), rounds: row.Rounds, journal: l.Journal}
+		now: time.Now(), rounds: row.Rounds}
 	v, err := do(w)
 	if err != nil {
 		return Reply{}, err

@@ -26,5 +26,5 @@ WHERE p.table_id = @table_id
   AND p.transaction_id IN (SELECT j.id FROM journal_transactions j
                            LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
                            WHERE j.table_id = @table_id
-                             AND (j.kind IN ('reversal', 'night') OR j.event_seq = @event_seq OR r.number = @round::int))
+                             AND (j.kind = 'reversal' OR j.event_seq = @event_seq OR r.number = @round::int))
 ORDER BY p.id;

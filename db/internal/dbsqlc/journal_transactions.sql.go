@@ -96,7 +96,7 @@ SELECT j.id, j.kind, j.round_id, r.number AS round, j.memo, j.metadata, j.create
 FROM journal_transactions j
 LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
 WHERE j.table_id = $1
-  AND (j.kind IN ('reversal', 'night') OR j.event_seq = $2 OR r.number = $3::int)
+  AND (j.kind = 'reversal' OR j.event_seq = $2 OR r.number = $3::int)
 ORDER BY j.id
 `
 
@@ -119,8 +119,7 @@ type JournalListCorrectableRow struct {
 
 // JournalListCorrectable is what a correction reads of the journal: the
 // transaction that ledger event @event_seq recorded, round @round's
-// transactions, and every reversal and roll-over of a night (which say
-// what is reversed or rolled already).
+// transactions, and every reversal (which say what is reversed already).
 func (q *Queries) JournalListCorrectable(ctx context.Context, db DBTX, arg JournalListCorrectableParams) ([]JournalListCorrectableRow, error) {
 	rows, err := db.Query(ctx, journalListCorrectable, arg.TableID, arg.EventSeq, arg.Round)
 	if err != nil {
@@ -198,6 +197,34 @@ func (q *Queries) JournalPageByTable(ctx context.Context, db DBTX, arg JournalPa
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const journalRolledNights = `-- name: JournalRolledNights :many
+SELECT (metadata ->> 'night')::bigint AS night FROM journal_transactions
+WHERE table_id = $1 AND kind = 'night'
+ORDER BY id
+`
+
+// JournalRolledNights is the nights a crew's journal has rolled in (each
+// at most once: journal_transactions_night_key).
+func (q *Queries) JournalRolledNights(ctx context.Context, db DBTX, tableID int64) ([]int64, error) {
+	rows, err := db.Query(ctx, journalRolledNights, tableID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []int64
+	for rows.Next() {
+		var night int64
+		if err := rows.Scan(&night); err != nil {
+			return nil, err
+		}
+		items = append(items, night)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -115,7 +115,7 @@ WHERE p.table_id = $1
   AND p.transaction_id IN (SELECT j.id FROM journal_transactions j
                            LEFT JOIN rounds r ON r.table_id = j.table_id AND r.id = j.round_id
                            WHERE j.table_id = $1
-                             AND (j.kind IN ('reversal', 'night') OR j.event_seq = $2 OR r.number = $3::int))
+                             AND (j.kind = 'reversal' OR j.event_seq = $2 OR r.number = $3::int))
 ORDER BY p.id
 `
 
