@@ -108,7 +108,10 @@ function describe(s, e, cur) {
   return `${who(plus)} paid ${who(minus)} ${plus.amount} ${cur}.`;
 }
 
-/** correctionsCard lists the night's corrections with their reasons, for History. */
+/**
+ * correctionsCard lists the night's corrections with their reasons, for
+ * History, from the table log's events (it picks the corrections out).
+ */
 export function correctionsCard(s, events) {
   const lines = (events || []).map((e) => correctionLine(s, e)).filter(Boolean);
   if (!lines.length) return null;
@@ -142,10 +145,4 @@ function undone(s, p) {
   if (p.metadata.kind === 'deposit') return `${party(down)}’s buy-in of ${amount} ${cur}`;
   if (p.metadata.kind === 'withdrawal') return `${party(up)}’s cash-out of ${amount} ${cur}`;
   return `the payment of ${amount} ${cur} from ${party(down)} to ${party(up)}`;
-}
-
-/** correctionEvents reads the table's corrections from its log. */
-export async function correctionEvents(s) {
-  const events = await api.getAll(s.path('/events?limit=500'), s.token, 'events');
-  return events.filter((e) => e.kind === 'round.voided' || e.kind === 'round.reversed' || e.kind === 'ledger.reversal');
 }
