@@ -84,7 +84,8 @@ function signed(n, cur) {
 
 /**
  * settleCard lists the payments that square everyone up, each with "Mark
- * paid" for the host and the player being paid. s is the open table's
+ * paid" for the host. The player being paid records it on the "Your
+ * money" card (owed.js), after a confirmation. s is the open table's
  * session or the crew's page: both answer role, me, ui, token, path,
  * render and reload.
  */
@@ -103,7 +104,7 @@ export function settleCard(s, plan, cur) {
   }
   const ui = s.ui.pay || (s.ui.pay = {});
   p.payments.forEach((pay, i) => {
-    const mayMark = s.role === 'host' || (s.role === 'player' && s.me === pay.to.playerId && pay.to.playerId !== 0);
+    const mayMark = s.role === 'host';
     const key = `${pay.from.playerId}>${pay.to.playerId}:${pay.amount}`;
     card.append(h('div.owes', h('p', p.owes[i] || `${pay.from.name} pays ${pay.to.name} ${money(pay.amount, cur)}`),
       mayMark && h('button.primary', { type: 'button', 'data-testid': 'mark-paid', disabled: ui[key] && ui[key].busy,
