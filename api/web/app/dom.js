@@ -73,6 +73,16 @@ export function money(amount, currency) {
   return `${amount} ${unit(amount, currency)}`;
 }
 
+/** signed is an amount with its sign and unit: "+4 quarters", "-1 quarter", "0 quarters". */
+export function signed(amount, currency) {
+  return `${amount > 0 ? '+' : ''}${money(amount, currency)}`;
+}
+
+/** cap starts a sentence with a capital: "the bank" → "The bank". */
+export function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** unit is the table's unit as said after amount: "quarter" after 1. */
 export function unit(amount, currency) {
   return Math.abs(amount) === 1 ? singular(currency) : currency;

@@ -6,7 +6,7 @@
 // sends its players there to settle up (nights.js). The crew's
 // page (crew.js) draws its balances and settle-up with the same cards.
 
-import { h, add, money } from './dom.js';
+import { h, add, money, signed } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
 import { moneyFixes } from './corrections.js';
@@ -76,10 +76,6 @@ async function downloadLedger(s) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-function signed(n, cur) {
-  return `${n > 0 ? '+' : ''}${money(n, cur)}`;
 }
 
 /**

@@ -4,7 +4,7 @@
 // phone, and every buy-in, cash-out and payment with who recorded it. Its
 // one load of the log also serves History's corrections card.
 
-import { h } from './dom.js';
+import { h, money, cap } from './dom.js';
 import * as api from './api.js';
 
 /**
@@ -55,16 +55,16 @@ function line(s, e) {
   const name = (a) => s.name(Number(a.slice('player:'.length)));
   switch (e.kind) {
     case 'ledger.deposit':
-      return `${name(players[0])} bought in ${moved[players[0]]} ${cur}${by}.`;
+      return `${name(players[0])} bought in ${money(moved[players[0]], cur)}${by}.`;
     case 'ledger.withdrawal':
-      return `${name(players[0])} cashed out ${-moved[players[0]]} ${cur}${by}.`;
+      return `${name(players[0])} cashed out ${money(-moved[players[0]], cur)}${by}.`;
     case 'ledger.settlement': {
       // The payer is owed less (+), the payee is owed more (-); the bank
       // is the world account.
       const from = Object.keys(moved).find((a) => moved[a] > 0);
       const to = Object.keys(moved).find((a) => moved[a] < 0);
       const who = (a) => (a && a.startsWith('player:') ? name(a) : 'the bank');
-      return `${cap(who(from))} paid ${who(to)} ${moved[from]} ${cur}${by}.`;
+      return `${cap(who(from))} paid ${who(to)} ${money(moved[from], cur)}${by}.`;
     }
   }
   return '';
@@ -83,4 +83,3 @@ function clock(at) {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 
-const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
