@@ -51,6 +51,15 @@ export function replace(el, ...children) {
   return el;
 }
 
+/**
+ * typing says whether a field inside el has the focus: a redraw then
+ * waits, so nothing moves under a thumb.
+ */
+export function typing(el) {
+  const a = document.activeElement;
+  return !!a && el.contains(a) && a.matches('input, select, textarea');
+}
+
 /** svg makes an SVG element with attributes. */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
