@@ -9,7 +9,7 @@
 //   #newcrew       start a crew
 //   #c=ID&v=...    a crew: its page, tonight's table form (v=night) or its stats
 
-import { h, replace, unit } from './dom.js';
+import { h, replace, unit, typing } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
@@ -293,12 +293,6 @@ class Session {
     this.stop();
     keepAwake(false);
   }
-}
-
-// typing says whether a field inside el has the focus.
-function typing(el) {
-  const a = document.activeElement;
-  return !!a && el.contains(a) && a.matches('input, select, textarea');
 }
 
 // A tab left stale while a field had the focus is redrawn once the thumb

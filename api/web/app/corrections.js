@@ -4,7 +4,7 @@
 // table's history, with the reason given, and every phone updates. Each
 // asks first, in plain words, what it will do.
 
-import { h, add } from './dom.js';
+import { h, add, money } from './dom.js';
 import * as api from './api.js';
 
 /**
@@ -103,12 +103,15 @@ function describe(s, e, cur) {
   const plus = e.postings.find((p) => p.amount > 0) || {};
   const minus = e.postings.find((p) => p.amount < 0) || {};
   const who = (p) => (p.account === 'player' ? s.name(p.playerId) : 'the bank');
-  if (e.kind === 'deposit') return `${who(plus)} bought in for ${plus.amount} ${cur}.`;
-  if (e.kind === 'withdrawal') return `${who(minus)} cashed out ${-minus.amount} ${cur}.`;
-  return `${who(plus)} paid ${who(minus)} ${plus.amount} ${cur}.`;
+  if (e.kind === 'deposit') return `${who(plus)} bought in for ${money(plus.amount, cur)}.`;
+  if (e.kind === 'withdrawal') return `${who(minus)} cashed out ${money(-minus.amount, cur)}.`;
+  return `${who(plus)} paid ${who(minus)} ${money(plus.amount, cur)}.`;
 }
 
-/** correctionsCard lists the night's corrections with their reasons, for History. */
+/**
+ * correctionsCard lists the night's corrections with their reasons, for
+ * History, from the table log's events (it picks the corrections out).
+ */
 export function correctionsCard(s, events) {
   const lines = (events || []).map((e) => correctionLine(s, e)).filter(Boolean);
   if (!lines.length) return null;
@@ -139,13 +142,7 @@ function undone(s, p) {
   const up = (p.postings || []).find((x) => x.amount > 0);
   const down = (p.postings || []).find((x) => x.amount < 0);
   const amount = up ? up.amount : 0;
-  if (p.metadata.kind === 'deposit') return `${party(down)}’s buy-in of ${amount} ${cur}`;
-  if (p.metadata.kind === 'withdrawal') return `${party(up)}’s cash-out of ${amount} ${cur}`;
-  return `the payment of ${amount} ${cur} from ${party(down)} to ${party(up)}`;
-}
-
-/** correctionEvents reads the table's corrections from its log. */
-export async function correctionEvents(s) {
-  const events = await api.getAll(s.path('/events?limit=500'), s.token, 'events');
-  return events.filter((e) => e.kind === 'round.voided' || e.kind === 'round.reversed' || e.kind === 'ledger.reversal');
+  if (p.metadata.kind === 'deposit') return `${party(down)}’s buy-in of ${money(amount, cur)}`;
+  if (p.metadata.kind === 'withdrawal') return `${party(up)}’s cash-out of ${money(amount, cur)}`;
+  return `the payment of ${money(amount, cur)} from ${party(down)} to ${party(up)}`;
 }

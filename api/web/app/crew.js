@@ -7,7 +7,7 @@
 // cards (money.js, owed.js) draw them: CrewPage answers what they ask of a
 // table's session.
 
-import { h, add, replace } from './dom.js';
+import { h, add, replace, typing } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
@@ -59,17 +59,17 @@ class CrewPage {
     this.data = null;
     this.table = null; // the crew as a table: its members are its players
     this.ui = {};
+    this.loading = null;
+    this.again = false;
+    // The live stream (live.js) also asks again whenever the phone wakes.
     const stop = watch(this.id, this.token, () => this.refresh(), () => {});
     // A night made for the crew changes nothing in the crew's own history,
     // so its stream does not tell: a page left open asks every 15 seconds,
-    // and whenever the phone wakes, so tonight's table shows up to join.
-    const wake = () => { if (document.visibilityState === 'visible') this.refresh(); };
-    const timer = setInterval(wake, 15000);
-    document.addEventListener('visibilitychange', wake);
+    // so tonight's table shows up to join.
+    const timer = setInterval(() => { if (document.visibilityState === 'visible') this.refresh(); }, 15000);
     this.stop = () => {
       stop();
       clearInterval(timer);
-      document.removeEventListener('visibilitychange', wake);
     };
   }
 
@@ -105,13 +105,30 @@ class CrewPage {
     return true;
   }
 
-  /** refresh reads the crew again and redraws the page if it changed. */
+  /**
+   * refresh reads the crew again and redraws the page if it changed. One
+   * read at a time: a refresh asked for while one is under way runs once
+   * more after it, rather than racing it.
+   */
   async refresh() {
-    try {
-      if (this.take(await this.load())) this.render();
-    } catch (err) {
-      if (!this.data) this.fatal(err);
+    if (this.loading) {
+      this.again = true;
+      return this.loading;
     }
+    this.loading = (async () => {
+      try {
+        if (this.take(await this.load())) this.render();
+      } catch (err) {
+        if (!this.data) this.fatal(err);
+      } finally {
+        this.loading = null;
+      }
+      if (this.again) {
+        this.again = false;
+        this.refresh();
+      }
+    })();
+    return this.loading;
   }
 
   /** reload reads the crew again before a write says it is done (money.js, owed.js). */
@@ -157,12 +174,6 @@ class CrewPage {
       statsLink(this),
       inviteCard(this));
   }
-}
-
-// typing says whether a field inside el has the focus.
-function typing(el) {
-  const a = document.activeElement;
-  return !!a && el.contains(a) && a.matches('input, select, textarea');
 }
 
 // header names the crew and who this phone is in it.

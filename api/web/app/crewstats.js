@@ -7,7 +7,7 @@
 // plain words, judged only with enough throws. The server computes every
 // figure; the phone only draws them.
 
-import { h, add, svg, money, replace } from './dom.js';
+import { h, add, svg, money, signed, replace } from './dom.js';
 import * as api from './api.js';
 
 /** statsLink is the crew page's way to the figures. */
@@ -41,7 +41,6 @@ export function statsView(el, c) {
 }
 
 const pct = (r) => `${Math.round(r * 100)}%`;
-const signed = (n, cur) => `${n > 0 ? '+' : ''}${money(n, cur)}`;
 
 // seasonCard is the season table: best first, by net money, then wins.
 function seasonCard(d, cur) {

@@ -51,6 +51,15 @@ export function replace(el, ...children) {
   return el;
 }
 
+/**
+ * typing says whether a field inside el has the focus: a redraw then
+ * waits, so nothing moves under a thumb.
+ */
+export function typing(el) {
+  const a = document.activeElement;
+  return !!a && el.contains(a) && a.matches('input, select, textarea');
+}
+
 /** svg makes an SVG element with attributes. */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -71,6 +80,16 @@ export function plural(n, one, many) {
  */
 export function money(amount, currency) {
   return `${amount} ${unit(amount, currency)}`;
+}
+
+/** signed is an amount with its sign and unit: "+4 quarters", "-1 quarter", "0 quarters". */
+export function signed(amount, currency) {
+  return `${amount > 0 ? '+' : ''}${money(amount, currency)}`;
+}
+
+/** cap starts a sentence with a capital: "the bank" → "The bank". */
+export function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** unit is the table's unit as said after amount: "quarter" after 1. */

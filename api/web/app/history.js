@@ -8,7 +8,7 @@ import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { resultCard, turnsCard } from './result.js';
 import { gameHistory } from './royale.js';
-import { correctionsCard, correctionEvents, reversedCard } from './corrections.js';
+import { correctionsCard, reversedCard } from './corrections.js';
 import { loadTableLog, tableLogCard } from './tablelog.js';
 
 /** historyTab shows the audit, the receipt and the rounds, newest first. */
@@ -18,16 +18,16 @@ export function historyTab(el, s) {
     return;
   }
   const data = s.load('history', async () => {
-    const [rounds, audit, log, fixes] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'),
-      lastAudit(s), loadTableLog(s), correctionEvents(s)]);
+    const [rounds, audit, log] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'),
+      lastAudit(s), loadTableLog(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
-    return { rounds: plain(rounds), audit: plain(audit), log: plain(log), fixes: plain(fixes) };
+    return { rounds: plain(rounds), audit: plain(audit), log: plain(log) };
   });
   if (!data) {
     el.append(h('p.card.muted', 'Loading the history…'));
     return;
   }
-  add(el, ...auditCards(data.audit), receiptCard(s), correctionsCard(s, data.fixes.value), tableLogCard(s, data.log));
+  add(el, ...auditCards(data.audit), receiptCard(s), correctionsCard(s, data.log.value), tableLogCard(s, data.log));
   if (data.rounds.error) {
     el.append(h('p.card.error', data.rounds.error));
     return;

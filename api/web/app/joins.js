@@ -7,7 +7,7 @@
 // seat freed and claimed again is told again.
 
 import { h } from './dom.js';
-import * as api from './api.js';
+import { release } from './seats.js';
 
 const KEY = 'tally.joins-seen';
 
@@ -56,31 +56,9 @@ export function joinNotices(s) {
         h('button', { type: 'button', 'data-testid': 'notice-ok', disabled: !!ui.busy,
           onclick: () => { ack(p); ui.note = ''; s.render(true); } }, 'OK'),
         h('button.danger', { type: 'button', 'data-testid': 'notice-free', disabled: !!ui.busy,
-          onclick: () => free(s, ui, p, ack) }, ui.busy === p.id ? 'Freeing…' : 'Free this seat')))),
+          onclick: () => release(s, ui, p, () => { ack(p); ui.note = `${p.name}’s seat is free again; that phone has been told.`; }) },
+        ui.busy === p.id ? 'Freeing…' : 'Free this seat')))),
     ui.note && h('div.notice', h('p.ok', { 'data-testid': 'notice-done' }, ui.note),
       h('button', { type: 'button', onclick: () => { ui.note = ''; s.render(true); } }, 'OK')),
     ui.error && h('p.error', { role: 'alert' }, ui.error));
-}
-
-// free frees the seat at once (POST release): the phone that took it is
-// told, and can join again with the code if the host was wrong.
-async function free(s, ui, p, ack) {
-  const path = s.path(`/players/${p.id}/release`);
-  if (!ui.request || ui.request.path !== path) ui.request = api.write(path, undefined, s.token);
-  ui.busy = p.id;
-  ui.error = '';
-  s.render(true);
-  try {
-    const freed = await api.send(ui.request);
-    ack(p);
-    s.table.players = s.table.players.map((x) => (x.id === freed.id ? freed : x));
-    ui.note = `${p.name}’s seat is free again; that phone has been told.`;
-    ui.request = null;
-  } catch (err) {
-    ui.error = `${p.name}’s seat is not freed: ${err.message}`;
-    if (err instanceof api.Problem) ui.request = null;
-  }
-  ui.busy = 0;
-  s.render(true);
-  s.refresh();
 }

@@ -6,7 +6,7 @@
 // sends its players there to settle up (nights.js). The crew's
 // page (crew.js) draws its balances and settle-up with the same cards.
 
-import { h, add, money } from './dom.js';
+import { h, add, money, signed } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
 import { moneyFixes } from './corrections.js';
@@ -78,13 +78,10 @@ async function downloadLedger(s) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function signed(n, cur) {
-  return `${n > 0 ? '+' : ''}${money(n, cur)}`;
-}
-
 /**
  * settleCard lists the payments that square everyone up, each with "Mark
- * paid" for the host and the player being paid. s is the open table's
+ * paid" for the host. The player being paid records it on the "Your
+ * money" card (owed.js), after a confirmation. s is the open table's
  * session or the crew's page: both answer role, me, ui, token, path,
  * render and reload.
  */
@@ -103,7 +100,7 @@ export function settleCard(s, plan, cur) {
   }
   const ui = s.ui.pay || (s.ui.pay = {});
   p.payments.forEach((pay, i) => {
-    const mayMark = s.role === 'host' || (s.role === 'player' && s.me === pay.to.playerId && pay.to.playerId !== 0);
+    const mayMark = s.role === 'host';
     const key = `${pay.from.playerId}>${pay.to.playerId}:${pay.amount}`;
     card.append(h('div.owes', h('p', p.owes[i] || `${pay.from.name} pays ${pay.to.name} ${money(pay.amount, cur)}`),
       mayMark && h('button.primary', { type: 'button', 'data-testid': 'mark-paid', disabled: ui[key] && ui[key].busy,

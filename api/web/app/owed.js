@@ -4,7 +4,7 @@
 // 2"), after a confirmation. Only the player who received money may record
 // it, so nobody can wipe out their own debt by saying they paid.
 
-import { h } from './dom.js';
+import { h, money, cap } from './dom.js';
 import * as api from './api.js';
 
 /** yourMoneyCard shows a player what they owe and are owed; null on other phones. */
@@ -25,12 +25,12 @@ export function yourMoneyCard(s, data) {
     const other = pay.from.playerId === s.me ? pay.to : pay.from;
     const who = other.playerId ? other.name : 'the bank';
     if (pay.from.playerId === s.me) {
-      card.append(h('div.owes', h('p.big', { 'data-testid': 'you-owe' }, `You owe ${who} ${pay.amount} ${cur}`),
+      card.append(h('div.owes', h('p.big', { 'data-testid': 'you-owe' }, `You owe ${who} ${money(pay.amount, cur)}`),
         h('p.muted.small', other.playerId ? `Hand it over: ${who} records it on their phone once they have it.`
           : 'Hand it to the host, who records it.')));
       continue;
     }
-    card.append(h('div.owes', h('p.big', { 'data-testid': 'owed-you' }, `${cap(who)} owes you ${pay.amount} ${cur}`),
+    card.append(h('div.owes', h('p.big', { 'data-testid': 'owed-you' }, `${cap(who)} owes you ${money(pay.amount, cur)}`),
       other.playerId ? paidButton(s, ui, other, pay.amount) : h('p.muted.small', 'The host cashes you out from the bank.')));
   }
   card.append(receivedForm(s, ui, cur));
@@ -85,7 +85,7 @@ function confirmBox(s, ui, payer, amount) {
   const name = s.name(payer);
   const cur = s.table.currency;
   return h('div.confirm', { 'data-testid': 'paid-confirm' },
-    h('p', `Record that ${name} paid you ${amount} ${cur}? Do it only once the money is in your hand: it lowers what ${name} owes.`),
+    h('p', `Record that ${name} paid you ${money(amount, cur)}? Do it only once the money is in your hand: it lowers what ${name} owes.`),
     h('div.actions',
       h('button.primary', { type: 'button', 'data-testid': 'paid-yes', disabled: !!ui.busy, onclick: () => record(s, ui, payer, amount) },
         ui.busy ? 'Saving…' : `Yes, ${name} paid me`),
@@ -104,7 +104,7 @@ async function record(s, ui, payer, amount) {
     await api.send(ui.request);
     await s.reload('money');
     Object.assign(ui, { confirm: '', request: null, amount: '', open: false,
-      done: `Recorded: ${s.name(payer)} paid you ${amount} ${s.table.currency}.` });
+      done: `Recorded: ${s.name(payer)} paid you ${money(amount, s.table.currency)}.` });
   } catch (err) {
     ui.error = 'Not recorded: ' + err.message;
     if (err instanceof api.Problem) Object.assign(ui, { request: null, confirm: '' });
@@ -116,9 +116,8 @@ async function record(s, ui, payer, amount) {
 // standing is a balance in words: what the table owes the player, or the
 // player owes.
 function standing(balance, cur) {
-  if (balance > 0) return `The table owes you ${balance} ${cur}`;
-  if (balance < 0) return `You owe ${-balance} ${cur}`;
+  if (balance > 0) return `The table owes you ${money(balance, cur)}`;
+  if (balance < 0) return `You owe ${money(-balance, cur)}`;
   return 'You are square';
 }
 
-const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);

@@ -97,27 +97,35 @@ function releaseConfirm(s, rel, p) {
   return h('div.confirm', { 'data-testid': 'release-confirm' },
     h('p', `Free ${p.name}'s seat? The phone that joined as ${p.name} is locked out at once, and ${p.name} can join again with the code.`),
     h('div.actions',
-      h('button.danger', { type: 'button', 'data-testid': 'release-yes', disabled: rel.busy, onclick: () => release(s, rel, p) },
+      h('button.danger', { type: 'button', 'data-testid': 'release-yes', disabled: rel.busy,
+        onclick: () => release(s, rel, p, () => { rel.confirm = 0; }) },
         rel.busy ? 'Saving…' : 'Yes, free it'),
       h('button', { type: 'button', disabled: rel.busy, onclick: () => { rel.confirm = 0; rel.request = null; s.render(true); } }, 'Cancel')));
 }
 
-// release sends POST release; the key is kept across retries for this seat.
-async function release(s, rel, p) {
+/**
+ * release frees player p's seat at once (POST release): the phone that took
+ * it is locked out and told, and can join again with the code. st keeps the
+ * request (its key is kept across retries for this seat), busy (p's id while
+ * it is sent) and error; onDone runs once the seat is free, before the
+ * redraw. Used by the seats card and by the host's join notices (joins.js).
+ */
+export async function release(s, st, p, onDone) {
   const path = s.path(`/players/${p.id}/release`);
-  if (!rel.request || rel.request.path !== path) rel.request = api.write(path, undefined, s.token);
-  rel.busy = true;
-  rel.error = '';
+  if (!st.request || st.request.path !== path) st.request = api.write(path, undefined, s.token);
+  st.busy = p.id;
+  st.error = '';
   s.render(true);
   try {
-    const freed = await api.send(rel.request);
+    const freed = await api.send(st.request);
     s.table.players = s.table.players.map((x) => (x.id === freed.id ? freed : x));
-    Object.assign(rel, { confirm: 0, request: null });
+    st.request = null;
+    onDone(freed);
   } catch (err) {
-    rel.error = `${p.name}'s seat is not freed: ${err.message}`;
-    if (err instanceof api.Problem) rel.request = null;
+    st.error = `${p.name}’s seat is not freed: ${err.message}`;
+    if (err instanceof api.Problem) st.request = null;
   }
-  rel.busy = false;
+  st.busy = false;
   s.render(true);
   s.refresh();
 }

@@ -5,7 +5,7 @@
 // sheet takes the picture when it can (navigator.canShare with files),
 // else the text; "Copy text" and "Download picture" work everywhere.
 
-import { h, add, money } from './dom.js';
+import { h, add, money, signed } from './dom.js';
 import * as api from './api.js';
 import { day } from './nights.js';
 
@@ -65,8 +65,6 @@ export function night(table, bal, plan, rounds) {
   return { name: table.name, date: day(table.closedAt || table.createdAt), currency: table.currency, players,
     rounds: rounds.filter((r) => r.status === 'settled').length, biggest, owes: plan.owes || [] };
 }
-
-const signed = (n, cur) => `${n > 0 ? '+' : ''}${money(n, cur)}`;
 
 /** summary is the night in a few lines of text, the winner first. */
 export function summary(n) {

@@ -1,14 +1,20 @@
 // tablelog.js is History's log of seats and hand-recorded money, newest
 // first, from the audit log's player, ledger and host events: who joined
 // with the code, seats freed and left, the host role moving to another
-// phone, and every buy-in, cash-out and payment with who recorded it.
+// phone, and every buy-in, cash-out and payment with who recorded it. Its
+// one load of the log also serves History's corrections card.
 
-import { h } from './dom.js';
+import { h, money, cap } from './dom.js';
 import * as api from './api.js';
 
-/** loadTableLog reads the events the log shows (every page). */
+/**
+ * loadTableLog reads the events History shows (every page): the player,
+ * ledger and host events of this log and the round events whose
+ * corrections correctionsCard lists. The server filters by family, the
+ * part of the kind before the dot.
+ */
 export function loadTableLog(s) {
-  return api.getAll(s.path('/events?kind=player&kind=ledger&kind=host&limit=500'), s.token, 'events');
+  return api.getAll(s.path('/events?kind=player&kind=ledger&kind=host&kind=round&limit=500'), s.token, 'events');
 }
 
 /** tableLogCard lists what happened to the seats and the money by hand. */
@@ -29,8 +35,9 @@ export function tableLogCard(s, log) {
 }
 
 // line is an event in words, or '' for one this log leaves to the rounds
-// (antes, pots, close-outs).
+// (round events, antes, pots, close-outs) or to the corrections.
 function line(s, e) {
+  if (!/^(player|host|ledger)\./.test(e.kind || '')) return '';
   const p = e.payload || {};
   const cur = s.table.currency;
   switch (e.kind) {
@@ -42,22 +49,22 @@ function line(s, e) {
     case 'host.moved': return 'The host role moved to another phone.';
   }
   const moved = {};
-  for (const x of p.postings || []) moved[x.account] = (moved[x.account] || 0) + x.amount;
+  for (const x of Array.isArray(p.postings) ? p.postings : []) moved[x.account] = (moved[x.account] || 0) + x.amount;
   const by = recorder(s, p.metadata && p.metadata.recordedBy);
   const players = Object.keys(moved).filter((a) => a.startsWith('player:'));
   const name = (a) => s.name(Number(a.slice('player:'.length)));
   switch (e.kind) {
     case 'ledger.deposit':
-      return `${name(players[0])} bought in ${moved[players[0]]} ${cur}${by}.`;
+      return `${name(players[0])} bought in ${money(moved[players[0]], cur)}${by}.`;
     case 'ledger.withdrawal':
-      return `${name(players[0])} cashed out ${-moved[players[0]]} ${cur}${by}.`;
+      return `${name(players[0])} cashed out ${money(-moved[players[0]], cur)}${by}.`;
     case 'ledger.settlement': {
       // The payer is owed less (+), the payee is owed more (-); the bank
       // is the world account.
       const from = Object.keys(moved).find((a) => moved[a] > 0);
       const to = Object.keys(moved).find((a) => moved[a] < 0);
       const who = (a) => (a && a.startsWith('player:') ? name(a) : 'the bank');
-      return `${cap(who(from))} paid ${who(to)} ${moved[from]} ${cur}${by}.`;
+      return `${cap(who(from))} paid ${who(to)} ${money(moved[from], cur)}${by}.`;
     }
   }
   return '';
@@ -76,4 +83,3 @@ function clock(at) {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 
-const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);

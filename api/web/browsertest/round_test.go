@@ -174,15 +174,17 @@ func TestRoundOnTwoPhones(t *testing.T) {
 	host.shot("result")
 	bob.shot("result")
 
-	// Bob is owed: he marks both payments paid.
+	// Bob is owed: he records both payments as he receives them.
 	bob.tap(`[data-testid=go-money]`)
 	bob.waitText(`[data-testid=balances]`, "+4 quarters")
 	bob.waitText(`[data-testid=settle]`, "Ann pays Bob 2 quarters")
 	bob.waitText(`[data-testid=settle]`, "Cy pays Bob 2 quarters")
 	bob.shot("money")
-	bob.tap(`[data-testid=mark-paid]`)
-	bob.waitFor("one payment left", `document.querySelectorAll('[data-testid=mark-paid]').length === 1`)
-	bob.tap(`[data-testid=mark-paid]`)
+	bob.tap(`[data-testid=paid-me]`)
+	bob.tap(`[data-testid=paid-yes]`)
+	bob.waitFor("one payment left", `document.querySelectorAll('[data-testid=paid-me]').length === 1 && !document.querySelector('[data-testid=paid-confirm]')`)
+	bob.tap(`[data-testid=paid-me]`)
+	bob.tap(`[data-testid=paid-yes]`)
 	bob.waitText(`[data-testid=settle]`, "Everyone is square.")
 	bob.shot("settled")
 
