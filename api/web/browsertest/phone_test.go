@@ -63,11 +63,15 @@ func (p *phone) open(path string) {
 	p.do(chromedp.Navigate(p.base+path), chromedp.WaitVisible(chromedp.CSS("main")))
 }
 
-// tap taps the first visible element matching a CSS selector. A live
-// update may redraw the element between finding and tapping it; then it is
-// found again.
+// tap taps the first visible element matching a CSS selector. As a thumb
+// waits for a screen that is still changing, it waits first until the page
+// has not changed for a moment (settle): an answer or a live update that
+// redraws the page moves buttons, and a tap aimed before it lands on what
+// is there after. A redraw between finding and tapping the element finds
+// it again.
 func (p *phone) tap(sel string) {
 	p.t.Helper()
+	p.settle()
 	for try := 1; ; try++ {
 		// A thumb scrolls the button to the middle of the screen first, clear
 		// of the sticky header and the tab bar.
@@ -82,6 +86,23 @@ func (p *phone) tap(sel string) {
 			p.t.Fatalf("%s: tap %s: %v", p.name, sel, err)
 		}
 	}
+}
+
+// settleJS resolves once the page has gone 150 ms without a change to its
+// DOM, or after 3 s of a page that keeps changing (a ticking clock).
+const settleJS = `new Promise((done) => {
+  let quiet;
+  const give = setTimeout(() => { obs.disconnect(); done(true); }, 3000);
+  const obs = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(finish, 150); });
+  const finish = () => { obs.disconnect(); clearTimeout(give); done(true); };
+  obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  quiet = setTimeout(finish, 150);
+})`
+
+// settle waits until the page stops changing (settleJS).
+func (p *phone) settle() {
+	p.t.Helper()
+	eval[bool](p, settleJS, chromedp.EvalAwaitPromise)
 }
 
 // typeInto replaces an input's value by typing, as a thumb would. Like tap,
