@@ -26,7 +26,7 @@ func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		return optional(out, func() (dbsqlc.IdempotencyKey, error) {
 			return queries.IdempotencyKeyGet(b.ctx, q, dbsqlc.IdempotencyKeyGetParams{TableID: k.TableID, Scope: k.Scope,
-				Key: k.Key, MaxAge: k.MaxAge.Seconds()})
+				Key: k.Key, Since: k.Since})
 		}, func(r dbsqlc.IdempotencyKey, out *IdempotencyKey) error {
 			*out = IdempotencyKey{TableID: r.TableID, Scope: r.Scope, Key: r.Key, RequestHash: r.RequestHash,
 				Status: int(r.ResponseStatus), Body: r.ResponseBody, ContentType: r.ResponseContentType}
@@ -35,9 +35,10 @@ func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 	})
 }
 
-// IdempotencyKeyInsert queues storing a key's answer on its own (the keys
-// of tables being made; other writes store theirs with TableAppend).
-func (b *Batch) IdempotencyKeyInsert(k IdempotencyKey) {
+// IdempotencyKeyInsert queues storing a key's answer, given at at, on its
+// own (the keys of tables being made; other writes store theirs with
+// TableAppend).
+func (b *Batch) IdempotencyKeyInsert(k IdempotencyKey, at time.Time) {
 	body := k.Body
 	if body == nil {
 		body = []byte{}
@@ -45,15 +46,15 @@ func (b *Batch) IdempotencyKeyInsert(k IdempotencyKey) {
 	b.exec(func(q dbsqlc.DBTX) error {
 		return queries.IdempotencyKeyInsert(b.ctx, q, dbsqlc.IdempotencyKeyInsertParams{TableID: k.TableID, Scope: k.Scope,
 			Key: k.Key, RequestHash: k.RequestHash, ResponseStatus: int32(k.Status), ResponseBody: body,
-			ResponseContentType: k.ContentType})
+			ResponseContentType: k.ContentType, CreatedAt: at})
 	})
 }
 
-// IdempotencyKeyExpire queues removing at most max stored answers older
-// than maxAge, oldest first; out is how many went.
-func (b *Batch) IdempotencyKeyExpire(maxAge time.Duration, max int, out *int64) {
+// IdempotencyKeyExpire queues removing at most max stored answers stored
+// at or before before, oldest first; out is how many went.
+func (b *Batch) IdempotencyKeyExpire(before time.Time, max int, out *int64) {
 	b.queue(func(q dbsqlc.DBTX) error {
-		n, err := queries.IdempotencyKeyExpire(b.ctx, q, dbsqlc.IdempotencyKeyExpireParams{MaxAge: maxAge.Seconds(), Max: int32(max)})
+		n, err := queries.IdempotencyKeyExpire(b.ctx, q, dbsqlc.IdempotencyKeyExpireParams{Before: before, Max: int32(max)})
 		*out = n
 		return err
 	})

@@ -271,9 +271,9 @@ func TestTablesAndPlayers(t *testing.T) {
 	if byHost.ID != tbl.ID || byAnn.ID != tbl.ID || byStranger.ID != 0 {
 		t.Fatalf("locked by the host's token %d, Ann's (who left) %d, a stranger's %d", byHost.ID, byAnn.ID, byStranger.ID)
 	}
-	b.TableClose(tbl.ID)
+	b.TableClose(tbl.ID, time.Now())
 	must(t, pool, b)
-	b.TableClose(tbl.ID)
+	b.TableClose(tbl.ID, time.Now())
 	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
 		t.Fatalf("closing twice: err = %v, want ErrNotFound", err)
 	}
@@ -307,7 +307,8 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 			{Seq: 3, EventSeq: 4, Action: game.Action{Player: q.ID, Kind: game.ActionStand}},
 		},
 		Turns: []db.Turn{{Round: 1, Seq: 1, Player: q.ID, Qualified: true, Score: 7, Cargo: []int{6, 1}, Stood: true}},
-		Key:   db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r"), Status: 201, Body: []byte(`{}`)}})
+		Key:   db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r"), Status: 201, Body: []byte(`{}`)},
+		At:    time.Now()})
 	must(t, pool, b)
 	var row db.Table
 	var l db.Loaded
@@ -315,7 +316,7 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	var all []db.Action
 	var turns []db.Turn
 	b.TableGet(tbl.ID, &row)
-	b.TableLoad(tbl.ID, db.KeyRef{TableID: tbl.ID, Scope: "s", Key: "k", MaxAge: time.Hour}, &l)
+	b.TableLoad(tbl.ID, db.KeyRef{TableID: tbl.ID, Scope: "s", Key: "k", Since: time.Now().Add(-time.Hour)}, &l)
 	b.RoundGet(tbl.ID, 1, &got)
 	b.ActionListByTable(tbl.ID, &all)
 	b.TurnListByTable(tbl.ID, &turns)
@@ -341,9 +342,9 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 		l.Key.Status != 201 || string(l.Key.Body) != `{}` || string(l.Key.RequestHash) != string(hash32("r")) {
 		t.Fatalf("the table's state: %+v", l)
 	}
-	b.TableAppend(tbl.ID, db.Append{Settles: 1, Head: head, Rounds: 1})
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1})
 	must(t, pool, b)
-	b.TableAppend(tbl.ID, db.Append{Settles: 1, Head: head, Rounds: 1})
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1})
 	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
 		t.Fatalf("settling twice: err = %v, want ErrNotFound", err)
 	}
@@ -369,12 +370,12 @@ func TestAGuardStopsTheCommit(t *testing.T) {
 	b := db.NewBatch(ctx)
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: game.RoundSetup{Players: []game.PlayerID{ann.ID}},
 		Game: game.GameState{Seats: []game.PlayerID{ann.ID}, Totals: []int64{0}}})
-	b.TableAppend(tbl.ID, db.Append{Settles: 1, Head: chain.Start(), Rounds: 1})
+	head := chain.Start()
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1})
 	must(t, pool, b)
 	b.PlayerClaim(tbl.ID, ann.ID, hash32("ann's phone"))
 	must(t, pool, b)
 
-	head := chain.Start()
 	e, err := head.Append(tbl.ID, "test", map[string]int{"i": 1}, tbl.CreatedAt)
 	e.Seal = testSeal
 	if err != nil {
@@ -420,7 +421,8 @@ func TestAGuardStopsTheCommit(t *testing.T) {
 		if err := pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE table_id = $1`, tbl.ID).Scan(&events); err != nil {
 			t.Fatal(err)
 		}
-		if events != 0 || row.Head.Seq != 0 || string(players[0].TokenHash) != string(hash32("ann's phone")) {
+		// Only round 1's settlement, written before, is there.
+		if events != 1 || row.Head.Seq != 1 || string(players[0].TokenHash) != string(hash32("ann's phone")) {
 			t.Errorf("%s committed: %d events, head %d, Ann's token changed %v", what, events, row.Head.Seq,
 				string(players[0].TokenHash) != string(hash32("ann's phone")))
 		}
@@ -448,6 +450,18 @@ func latestMigration(t *testing.T) uint {
 // testSeal stands in for an event's seal, which the database requires and
 // only the service can make (package seal).
 var testSeal = make([]byte, 32)
+
+// settled is the event that records round n of table settling, appended
+// to head: a round's status changes only with it (migration 10).
+func settled(t *testing.T, head *chain.Head, table int64, n int) []chain.Event {
+	t.Helper()
+	e, err := head.Append(table, "round.settled", map[string]int{"round": n}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Seal = testSeal
+	return []chain.Event{e}
+}
 
 // TestDistributeNeedsCitus: `tallyd migrate up --citus` on plain
 // PostgreSQL says what is missing and changes nothing; on Citus (TEST_CITUS)

@@ -18,7 +18,7 @@ type KeyRef struct {
 	TableID int64
 	Scope   string
 	Key     string
-	MaxAge  time.Duration // older answers have expired
+	Since   time.Time // answers stored at or before it have expired
 }
 
 // Loaded is what TableLoad reads of a table besides its row.
@@ -85,6 +85,10 @@ type Append struct {
 	HeadSeal []byte
 	Rounds   int // the table's round count after the write
 	Key      IdempotencyKey
+	// At is when the write happened, by the service's clock (its events
+	// carry the same time): when the round it settles or reverses ended,
+	// and when its key's answer was given.
+	At time.Time
 }
 
 // TableAppend queues writing, in one statement, a write's actions, finished
@@ -100,9 +104,9 @@ type Append struct {
 func (b *Batch) TableAppend(tableID int64, a Append) {
 	p := dbsqlc.TableAppendParams{TableID: tableID, Round: int32(a.Round), Settles: int32(a.Settles),
 		Reopens: int32(a.Reopens), Voids: int32(a.Voids),
-		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds)}
+		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds), At: a.At}
 	if a.Key.Key != "" && a.Key.TableID != tableID {
-		b.IdempotencyKeyInsert(a.Key)
+		b.IdempotencyKeyInsert(a.Key, a.At)
 	} else {
 		p.Scope, p.Key, p.RequestHash, p.ResponseStatus = a.Key.Scope, a.Key.Key, a.Key.RequestHash, int32(a.Key.Status)
 		p.ResponseBody, p.ResponseContentType = a.Key.Body, a.Key.ContentType
@@ -142,7 +146,7 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.EventPrevHashes = append(p.EventPrevHashes, e.PrevHash)
 		p.EventHashes = append(p.EventHashes, e.Hash)
 		p.EventSeals = append(p.EventSeals, e.Seal)
-		p.CreatedAt = e.CreatedAt
+		p.CreatedAt = e.CreatedAt // a write's events share its time
 	}
 	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAppend(b.ctx, q, p) })
 	if n := len(a.Events); n > 0 {

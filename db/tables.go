@@ -160,10 +160,10 @@ func (b *Batch) JoinCodeGet(code string, out *int64) {
 	})
 }
 
-// TableClose queues marking an open table closed.
-func (b *Batch) TableClose(id int64) {
+// TableClose queues marking an open table closed at at.
+func (b *Batch) TableClose(id int64, at time.Time) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableClose(b.ctx, q, id)
+		return queries.TableClose(b.ctx, q, dbsqlc.TableCloseParams{ID: id, ClosedAt: &at})
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
@@ -50,7 +49,7 @@ func (s *Service) Receipt(ctx context.Context, a Auth) ([]byte, error) {
 		return nil, fmt.Errorf("%w: it fails its audit (%s), so no receipt is signed for it", ErrHistoryBroken,
 			strings.Join(au.problems, "; "))
 	}
-	rc := receipt.Build(r.row, events, journal, r.Accounts, s.keys.PublicKey(), time.Now())
+	rc := receipt.Build(r.row, events, journal, r.Accounts, s.keys.PublicKey(), s.now())
 	return receipt.Sign(rc, s.keys.Sign)
 }
 

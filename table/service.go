@@ -20,6 +20,8 @@ type Service struct {
 	// acquireWait bounds the wait for a connection of the pool.
 	acquireWait time.Duration
 	disk        diskWatch
+	// now is the service's clock (time.Now unless WithClock set another).
+	now func() time.Time
 }
 
 // acquireWait is how long a request waits for a connection of the pool
@@ -35,7 +37,19 @@ func New(pool *pgxpool.Pool, keys *seal.Keys, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{pool: pool, keys: keys, listener: db.NewListener(pool, log), log: log, acquireWait: acquireWait}
+	return &Service{pool: pool, keys: keys, listener: db.NewListener(pool, log), log: log, acquireWait: acquireWait,
+		now: time.Now}
+}
+
+// WithClock makes the service read the time from now instead of the system
+// clock, and returns it. Every time the service stores or compares comes
+// from it: an event's time, when a stored answer was given and whether it
+// has expired, a recovery code's expiry, when a round settled or a table
+// closed. The database's own clock decides nothing. Tests give a service a
+// clock of their own, so that none of them depends on the day it runs on.
+func (s *Service) WithClock(now func() time.Time) *Service {
+	s.now = now
+	return s
 }
 
 // acquire takes a connection of the pool for one request, waiting at most

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"time"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
@@ -165,7 +164,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	b.Begin()
 	var stored db.IdempotencyKey
 	if k.Key != "" {
-		b.IdempotencyKeyGet(db.KeyRef{Scope: k.scope, Key: s.keys.StoredKey(k.Key), MaxAge: KeyRetention}, &stored)
+		b.IdempotencyKeyGet(db.KeyRef{Scope: k.scope, Key: s.keys.StoredKey(k.Key), Since: s.now().Add(-KeyRetention)}, &stored)
 	}
 	b.TableNextID(&t.ID)
 	if err := b.Send(conn); err != nil {
@@ -180,7 +179,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	audit, t.AuditTokenHash = newToken(prefixAudit, t.ID)
 	st := &tableState{}
 	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: Principal{Role: RoleHost, TableID: t.ID}, st: st, out: db.NewBatch(ctx),
-		head: chain.Start(), now: time.Now()}
+		head: chain.Start(), now: s.now()}
 	w.out.TableInsert(t, &st.row)
 	st.row.ID = t.ID
 	for _, n := range seats {
@@ -307,7 +306,7 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 			}
 			closing.CloseOut = w.head.Seq
 		}
-		w.out.TableClose(st.row.ID)
+		w.out.TableClose(st.row.ID, w.now)
 		if _, err := w.emit("table.closed", closing); err != nil {
 			return nil, err
 		}

@@ -136,7 +136,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		// table's writers.
 		b.TableLockAs(t.tableID, t.hash, &row)
 	}
-	ref := db.KeyRef{TableID: t.tableID, Scope: k.scope, MaxAge: KeyRetention}
+	ref := db.KeyRef{TableID: t.tableID, Scope: k.scope, Since: s.now().Add(-KeyRetention)}
 	if k.Key != "" {
 		ref.Key = s.keys.StoredKey(k.Key) // the database keeps no key a client could send again
 	}
@@ -169,7 +169,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		return Reply{}, err
 	}
 	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: db.NewBatch(ctx), head: row.Head,
-		now: time.Now(), rounds: row.Rounds}
+		now: s.now(), rounds: row.Rounds}
 	v, err := do(w)
 	if err != nil {
 		return Reply{}, err
@@ -232,7 +232,7 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 	}
 	id := w.st.row.ID
 	h := w.history
-	h.Events, h.Head, h.Rounds = w.events, w.head, w.rounds
+	h.Events, h.Head, h.Rounds, h.At = w.events, w.head, w.rounds, w.now
 	h.HeadSeal = w.keys.Head(id, w.head.Seq, w.head.Hash)
 	if k.Key != "" {
 		// The answer may hold tokens: it is stored locked (package seal).

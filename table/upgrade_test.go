@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/db/dbtest"
@@ -20,11 +21,15 @@ import (
 // table; a Scarne game tied and waiting on its playoff, all with player ids
 // stored as strings), migrates, and carries on: every audit passes, the
 // sealed throw stays sealed, and each table plays on to its end with its
-// old tokens.
+// old tokens. It runs today and with the clock a year on.
 func TestUpgradeFromSchema2(t *testing.T) {
 	t.Parallel()
+	onEveryClock(t, testUpgradeFromSchema2)
+}
+
+func testUpgradeFromSchema2(t *testing.T, clock func() time.Time) {
 	ctx := context.Background()
-	runtimeDSN := schema2Database(t)
+	runtimeDSN := schema2Database(t, clock())
 	dbtest.Upgrade(t, runtimeDSN)
 	var tokens map[string]string
 	raw, err := os.ReadFile("testdata/v2_tokens.json")
@@ -40,7 +45,7 @@ func TestUpgradeFromSchema2(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	svc := New(pool, seal.Random(), nil)
+	svc := New(pool, seal.Random(), nil).WithClock(clock)
 	if n, err := svc.SealHistory(ctx); err != nil || n == 0 {
 		t.Fatalf("sealing the old history: %d sealed, err %v", n, err)
 	}
@@ -138,34 +143,33 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	checkInvariants(t, ctx, pool)
 }
 
+// onEveryClock runs test, which reads a fixture holding times, under two
+// clocks: today's, and one a year on. Its fixture moves to the clock's
+// present as it loads (dbtest.LoadFixture) and its service reads that
+// clock, so a test that passes today passes on any later day.
+func onEveryClock(t *testing.T, test func(t *testing.T, clock func() time.Time)) {
+	clocks := []struct {
+		name  string
+		clock func() time.Time
+	}{
+		{"today", time.Now},
+		{"a year on", func() time.Time { return time.Now().AddDate(1, 0, 0) }},
+	}
+	for _, c := range clocks {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, c.clock)
+		})
+	}
+}
+
 // schema2Database is a fresh database holding testdata/v2_tables.sql, the
-// rows Tally wrote under migration 2, and not migrated further. It returns
-// its connection as the runtime role; its owner migrates.
-func schema2Database(t *testing.T) string {
+// rows Tally wrote under migration 2, moved to the present now and not
+// migrated further. It returns its connection as the runtime role; its
+// owner migrates.
+func schema2Database(t *testing.T, now time.Time) string {
 	t.Helper()
-	ctx := context.Background()
 	runtimeDSN := dbtest.DSNAt(t, 2)
-	dsn := dbtest.OwnerDSN(t, runtimeDSN) // the schema's owner loads the old rows
-	owner, err := pgxpool.New(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer owner.Close()
-	data, err := os.ReadFile("testdata/v2_tables.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := owner.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	// The rows are as they were stored, balances included: the triggers
-	// that would move the balances again stay off while they load.
-	_, err = conn.Conn().PgConn().Exec(ctx, "SET session_replication_role = replica;\n"+string(data)+
-		"\nSET session_replication_role = origin;").ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dbtest.LoadFixture(t, runtimeDSN, "testdata/v2_tables.sql", now)
 	return runtimeDSN
 }

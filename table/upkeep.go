@@ -134,14 +134,14 @@ func (s *Service) ExpireKeys(ctx context.Context) {
 	}
 }
 
-// ExpireKeysOnce removes every answer older than maxAge, in batches, and
-// says how many went.
+// ExpireKeysOnce removes every answer older than maxAge by the service's
+// clock, in batches, and says how many went.
 func (s *Service) ExpireKeysOnce(ctx context.Context, maxAge time.Duration) (int64, error) {
 	var total int64
 	for {
 		var n int64
 		b := db.NewBatch(ctx)
-		b.IdempotencyKeyExpire(maxAge, expireBatch, &n)
+		b.IdempotencyKeyExpire(s.now().Add(-maxAge), expireBatch, &n)
 		if err := b.Send(s.pool); err != nil {
 			return total, serviceError(err)
 		}

@@ -21,11 +21,16 @@ import (
 // believe they crossed it, and both seal the legacy history. The one that
 // checked that nothing was sealed just before the other committed its
 // seals must not seal, nor rewrite the stored keys as HMACs, again: a key
-// rewritten twice is never found, and its retry applies twice.
+// rewritten twice is never found, and its retry applies twice. It runs
+// today and with the clock a year on.
 func TestSealHistoryOnTwoInstancesAtOnce(t *testing.T) {
 	t.Parallel()
+	onEveryClock(t, testSealHistoryOnTwoInstancesAtOnce)
+}
+
+func testSealHistoryOnTwoInstancesAtOnce(t *testing.T, clock func() time.Time) {
 	ctx := context.Background()
-	runtimeDSN := schema2Database(t)
+	runtimeDSN := schema2Database(t, clock())
 	dbtest.Upgrade(t, runtimeDSN)
 	keys := seal.Random() // both instances have the one secret
 
@@ -42,13 +47,13 @@ func TestSealHistoryOnTwoInstancesAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(poolB.Close)
-	b := New(poolB, keys, nil)
+	b := New(poolB, keys, nil).WithClock(clock)
 	poolA, err := pgxpool.New(ctx, runtimeDSN)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(poolA.Close)
-	a := New(poolA, keys, nil)
+	a := New(poolA, keys, nil).WithClock(clock)
 
 	bDone := make(chan error, 1)
 	go func() {

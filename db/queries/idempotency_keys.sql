@@ -1,25 +1,26 @@
 -- name: IdempotencyKeyGet :one
--- IdempotencyKeyGet finds a stored answer younger than max_age seconds: an
--- older one has expired, even before IdempotencyKeyExpire removes it.
+-- IdempotencyKeyGet finds a stored answer stored after since: an older one
+-- has expired, even before IdempotencyKeyExpire removes it. The service's
+-- clock says when since is, not the database's, so that the one clock
+-- that stores an answer's time also tells its age.
 SELECT * FROM idempotency_keys
-WHERE table_id = @table_id AND scope = @scope AND key = @key
-  AND created_at > now() - make_interval(secs => @max_age::float8);
+WHERE table_id = @table_id AND scope = @scope AND key = @key AND created_at > @since::timestamptz;
 
 -- name: IdempotencyKeyInsert :exec
 -- IdempotencyKeyInsert stores the answer to a key on its own, for the one
 -- write whose key is not stored under the table it writes: making a table
 -- (table 0). Every other write stores its answer with TableAppend.
-INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-VALUES (@table_id, @scope, @key, @request_hash, @response_status, @response_body, @response_content_type);
+INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type, created_at)
+VALUES (@table_id, @scope, @key, @request_hash, @response_status, @response_body, @response_content_type, @created_at);
 
 -- name: IdempotencyKeyExpire :execrows
--- IdempotencyKeyExpire removes at most max answers older than max_age
--- seconds, oldest first. It is the one statement that spans every table
+-- IdempotencyKeyExpire removes at most max answers stored at or before
+-- before, oldest first. It is the one statement that spans every table
 -- (the upkeep of expired keys); it runs in the background, in small
 -- batches.
 DELETE FROM idempotency_keys k
 USING (SELECT table_id, scope, key FROM idempotency_keys
-       WHERE created_at <= now() - make_interval(secs => @max_age::float8)
+       WHERE created_at <= @before::timestamptz
        ORDER BY created_at LIMIT @max) old
 WHERE k.table_id = old.table_id AND k.scope = old.scope AND k.key = old.key;
 

@@ -37,7 +37,9 @@ SELECT * FROM tables WHERE id = @id;
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,
 -- the round it settles, reopens or reverses, the table's new chain head (sealed) and round
--- count, and the answer to its Idempotency-Key. The statement fails (and
+-- count, and the answer to its Idempotency-Key. at is when the write
+-- happened, by the service's clock: when the round it settles or reverses
+-- ended, and when the key's answer was given. The statement fails (and
 -- the transaction with it) when the round it writes to is missing or the
 -- round it settles is not open. Every part names the one table, and each
 -- insert takes its table id from a row of that table (the round, the
@@ -67,7 +69,7 @@ WITH actions AS (
     WHERE r.table_id = @table_id AND r.number = @round
     RETURNING 1
 ), settled AS (
-    UPDATE rounds AS s SET status = 'settled', settled_at = now()
+    UPDATE rounds AS s SET status = 'settled', settled_at = @at::timestamptz
     WHERE s.table_id = @table_id AND s.number = @settles::int AND s.status = 'open'
     RETURNING s.id
 ), reopened AS (
@@ -75,12 +77,12 @@ WITH actions AS (
     WHERE o.table_id = @table_id AND o.number = @reopens::int AND o.status = 'settled'
     RETURNING o.id
 ), voided AS (
-    UPDATE rounds AS v SET status = 'void', settled_at = now()
+    UPDATE rounds AS v SET status = 'void', settled_at = @at::timestamptz
     WHERE v.table_id = @table_id AND v.number = @voids::int AND v.status IN ('open', 'settled')
     RETURNING v.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT t.id, e.seq, e.kind, e.payload::jsonb, @created_at, e.prev_hash, e.hash, e.seal
+    SELECT t.id, e.seq, e.kind, e.payload::jsonb, @created_at::timestamptz, e.prev_hash, e.hash, e.seal
     FROM tables t,
          (SELECT unnest(@event_seqs::bigint[]) AS seq, unnest(@event_kinds::text[]) AS kind,
                  unnest(@event_payloads::text[]) AS payload, unnest(@event_prev_hashes::bytea[]) AS prev_hash,
@@ -91,9 +93,10 @@ WITH actions AS (
         rounds = @rounds::int
     WHERE t.id = @table_id
 ), answer AS (
-    INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
+    INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
+                                  created_at)
     SELECT t.id, @scope::text, @key::text, @request_hash::bytea, @response_status::int,
-           @response_body::bytea, @response_content_type::text
+           @response_body::bytea, @response_content_type::text, @at::timestamptz
     FROM tables t WHERE t.id = @table_id AND @key::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action_seqs::int[]), 0), 'actions of the round'),
@@ -111,7 +114,7 @@ SELECT pg_notify(@channel::text, @message::text);
 
 -- name: TableClose :exec
 WITH closed AS (
-    UPDATE tables SET status = 'closed', closed_at = now() WHERE id = @id AND status = 'open'
+    UPDATE tables SET status = 'closed', closed_at = @closed_at WHERE id = @id AND status = 'open'
     RETURNING 1
 )
 SELECT tally_expect(count(*), 1, 'an open table to close') FROM closed;

@@ -7,27 +7,28 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
 
 const idempotencyKeyExpire = `-- name: IdempotencyKeyExpire :execrows
 DELETE FROM idempotency_keys k
 USING (SELECT table_id, scope, key FROM idempotency_keys
-       WHERE created_at <= now() - make_interval(secs => $1::float8)
+       WHERE created_at <= $1::timestamptz
        ORDER BY created_at LIMIT $2) old
 WHERE k.table_id = old.table_id AND k.scope = old.scope AND k.key = old.key
 `
 
 type IdempotencyKeyExpireParams struct {
-	MaxAge float64
+	Before time.Time
 	Max    int32
 }
 
-// IdempotencyKeyExpire removes at most max answers older than max_age
-// seconds, oldest first. It is the one statement that spans every table
+// IdempotencyKeyExpire removes at most max answers stored at or before
+// before, oldest first. It is the one statement that spans every table
 // (the upkeep of expired keys); it runs in the background, in small
 // batches.
 func (q *Queries) IdempotencyKeyExpire(ctx context.Context, db DBTX, arg IdempotencyKeyExpireParams) (int64, error) {
-	result, err := db.Exec(ctx, idempotencyKeyExpire, arg.MaxAge, arg.Max)
+	result, err := db.Exec(ctx, idempotencyKeyExpire, arg.Before, arg.Max)
 	if err != nil {
 		return 0, err
 	}
@@ -36,25 +37,26 @@ func (q *Queries) IdempotencyKeyExpire(ctx context.Context, db DBTX, arg Idempot
 
 const idempotencyKeyGet = `-- name: IdempotencyKeyGet :one
 SELECT scope, key, request_hash, status, response_status, response_body, response_content_type, created_at, table_id FROM idempotency_keys
-WHERE table_id = $1 AND scope = $2 AND key = $3
-  AND created_at > now() - make_interval(secs => $4::float8)
+WHERE table_id = $1 AND scope = $2 AND key = $3 AND created_at > $4::timestamptz
 `
 
 type IdempotencyKeyGetParams struct {
 	TableID int64
 	Scope   string
 	Key     string
-	MaxAge  float64
+	Since   time.Time
 }
 
-// IdempotencyKeyGet finds a stored answer younger than max_age seconds: an
-// older one has expired, even before IdempotencyKeyExpire removes it.
+// IdempotencyKeyGet finds a stored answer stored after since: an older one
+// has expired, even before IdempotencyKeyExpire removes it. The service's
+// clock says when since is, not the database's, so that the one clock
+// that stores an answer's time also tells its age.
 func (q *Queries) IdempotencyKeyGet(ctx context.Context, db DBTX, arg IdempotencyKeyGetParams) (IdempotencyKey, error) {
 	row := db.QueryRow(ctx, idempotencyKeyGet,
 		arg.TableID,
 		arg.Scope,
 		arg.Key,
-		arg.MaxAge,
+		arg.Since,
 	)
 	var i IdempotencyKey
 	err := row.Scan(
@@ -72,8 +74,8 @@ func (q *Queries) IdempotencyKeyGet(ctx context.Context, db DBTX, arg Idempotenc
 }
 
 const idempotencyKeyInsert = `-- name: IdempotencyKeyInsert :exec
-INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 `
 
 type IdempotencyKeyInsertParams struct {
@@ -84,6 +86,7 @@ type IdempotencyKeyInsertParams struct {
 	ResponseStatus      int32
 	ResponseBody        []byte
 	ResponseContentType string
+	CreatedAt           time.Time
 }
 
 // IdempotencyKeyInsert stores the answer to a key on its own, for the one
@@ -98,6 +101,7 @@ func (q *Queries) IdempotencyKeyInsert(ctx context.Context, db DBTX, arg Idempot
 		arg.ResponseStatus,
 		arg.ResponseBody,
 		arg.ResponseContentType,
+		arg.CreatedAt,
 	)
 	return err
 }

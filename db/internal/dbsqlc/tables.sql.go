@@ -47,7 +47,7 @@ WITH actions AS (
     WHERE r.table_id = $14 AND r.number = $15
     RETURNING 1
 ), settled AS (
-    UPDATE rounds AS s SET status = 'settled', settled_at = now()
+    UPDATE rounds AS s SET status = 'settled', settled_at = $23::timestamptz
     WHERE s.table_id = $14 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
 ), reopened AS (
@@ -55,26 +55,27 @@ WITH actions AS (
     WHERE o.table_id = $14 AND o.number = $4::int AND o.status = 'settled'
     RETURNING o.id
 ), voided AS (
-    UPDATE rounds AS v SET status = 'void', settled_at = now()
+    UPDATE rounds AS v SET status = 'void', settled_at = $23::timestamptz
     WHERE v.table_id = $14 AND v.number = $5::int AND v.status IN ('open', 'settled')
     RETURNING v.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $23, e.prev_hash, e.hash, e.seal
+    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $24::timestamptz, e.prev_hash, e.hash, e.seal
     FROM tables t,
-         (SELECT unnest($24::bigint[]) AS seq, unnest($25::text[]) AS kind,
-                 unnest($26::text[]) AS payload, unnest($27::bytea[]) AS prev_hash,
-                 unnest($28::bytea[]) AS hash, unnest($29::bytea[]) AS seal) e
+         (SELECT unnest($25::bigint[]) AS seq, unnest($26::text[]) AS kind,
+                 unnest($27::text[]) AS payload, unnest($28::bytea[]) AS prev_hash,
+                 unnest($29::bytea[]) AS hash, unnest($30::bytea[]) AS seal) e
     WHERE t.id = $14
 ), head AS (
-    UPDATE tables AS t SET event_seq = $30::bigint, event_hash = $31::bytea, head_seal = $32::bytea,
-        rounds = $33::int
+    UPDATE tables AS t SET event_seq = $31::bigint, event_hash = $32::bytea, head_seal = $33::bytea,
+        rounds = $34::int
     WHERE t.id = $14
 ), answer AS (
-    INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type)
-    SELECT t.id, $34::text, $35::text, $36::bytea, $37::int,
-           $38::bytea, $39::text
-    FROM tables t WHERE t.id = $14 AND $35::text <> ''
+    INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
+                                  created_at)
+    SELECT t.id, $35::text, $36::text, $37::bytea, $38::int,
+           $39::bytea, $40::text, $23::timestamptz
+    FROM tables t WHERE t.id = $14 AND $36::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
@@ -106,6 +107,7 @@ type TableAppendParams struct {
 	TurnCargo           []string
 	TurnAutomatic       []bool
 	TurnStood           []bool
+	At                  time.Time
 	CreatedAt           time.Time
 	EventSeqs           []int64
 	EventKinds          []string
@@ -128,7 +130,9 @@ type TableAppendParams struct {
 // TableAppend writes, in one statement, what a write adds to a table's
 // history: its rounds' new actions and finished turns, its audit events,
 // the round it settles, reopens or reverses, the table's new chain head (sealed) and round
-// count, and the answer to its Idempotency-Key. The statement fails (and
+// count, and the answer to its Idempotency-Key. at is when the write
+// happened, by the service's clock: when the round it settles or reverses
+// ended, and when the key's answer was given. The statement fails (and
 // the transaction with it) when the round it writes to is missing or the
 // round it settles is not open. Every part names the one table, and each
 // insert takes its table id from a row of that table (the round, the
@@ -158,6 +162,7 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.TurnCargo,
 		arg.TurnAutomatic,
 		arg.TurnStood,
+		arg.At,
 		arg.CreatedAt,
 		arg.EventSeqs,
 		arg.EventKinds,
@@ -181,14 +186,19 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 
 const tableClose = `-- name: TableClose :exec
 WITH closed AS (
-    UPDATE tables SET status = 'closed', closed_at = now() WHERE id = $1 AND status = 'open'
+    UPDATE tables SET status = 'closed', closed_at = $1 WHERE id = $2 AND status = 'open'
     RETURNING 1
 )
 SELECT tally_expect(count(*), 1, 'an open table to close') FROM closed
 `
 
-func (q *Queries) TableClose(ctx context.Context, db DBTX, id int64) error {
-	_, err := db.Exec(ctx, tableClose, id)
+type TableCloseParams struct {
+	ClosedAt *time.Time
+	ID       int64
+}
+
+func (q *Queries) TableClose(ctx context.Context, db DBTX, arg TableCloseParams) error {
+	_, err := db.Exec(ctx, tableClose, arg.ClosedAt, arg.ID)
 	return err
 }
 
