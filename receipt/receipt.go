@@ -12,8 +12,9 @@
 // and never stored in the database. Verify checks the signature, then the
 // event hash chain from the first event to the head, then that every
 // journal transaction matches the event recording it and every balance
-// the sum of its postings (ledger.Reconcile). Changing any byte of the
-// file fails one of them.
+// the sum of its postings, and that every reversal undoes exactly one
+// earlier transaction: the checks the server's audit makes of its books
+// (ledger.Reconcile). Changing any byte of the file fails one of them.
 //
 // The signature proves which key signed; whether that key is the server's
 // is for the reader to compare (Verify reports it, and `tallyd verify
@@ -31,8 +32,13 @@ import (
 	"github.com/tally-dice/tally/ledger"
 )
 
-// Format names this layout of a receipt.
-const Format = "tally-receipt/1"
+// Format names this layout of a receipt: the second, whose journal
+// transactions carry their metadata (a reversal's names what it undoes).
+const Format = "tally-receipt/2"
+
+// formatV1 names the first layout, whose journal transactions carry no
+// metadata. Receipts signed in it still verify (Verify).
+const formatV1 = "tally-receipt/1"
 
 // signatureLine starts the last line of a receipt file.
 const signatureLine = "-- tally signature ed25519 "
@@ -73,15 +79,19 @@ type Event struct {
 	Hash      string          `json:"hash"`
 }
 
-// Entry is one journal transaction with its postings.
+// Entry is one journal transaction with its postings and its metadata,
+// as stored: a reversal's names the event of the transaction it undoes
+// (ledger.ReversalMeta), a round settlement's the pot it shared out.
+// Metadata is absent when the transaction has none.
 type Entry struct {
-	ID       int64     `json:"id"`
-	Kind     string    `json:"kind"`
-	Round    int       `json:"round,omitempty"`
-	RoundID  int64     `json:"roundId,omitempty"`
-	Memo     string    `json:"memo,omitempty"`
-	EventSeq int64     `json:"eventSeq"`
-	Postings []Posting `json:"postings"`
+	ID       int64           `json:"id"`
+	Kind     string          `json:"kind"`
+	Round    int             `json:"round,omitempty"`
+	RoundID  int64           `json:"roundId,omitempty"`
+	Memo     string          `json:"memo,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	EventSeq int64           `json:"eventSeq"`
+	Postings []Posting       `json:"postings"`
 }
 
 // Posting is one line of a journal transaction: "player:7", "pot" or
@@ -111,6 +121,9 @@ func Build(t db.Table, events []chain.Event, journal []db.JournalEntry, accounts
 		en := Entry{ID: j.ID, Kind: j.Kind, Round: j.Round, Memo: j.Memo, EventSeq: j.EventSeq, Postings: make([]Posting, len(j.Postings))}
 		if j.RoundID != nil {
 			en.RoundID = *j.RoundID
+		}
+		if len(j.Metadata) > 0 && string(j.Metadata) != "{}" {
+			en.Metadata = j.Metadata
 		}
 		for k, p := range j.Postings {
 			en.Postings[k] = Posting{Account: ledger.Account{Kind: p.Kind, Player: p.Player}.String(), Amount: p.Amount}

@@ -24,7 +24,8 @@ type Verified struct {
 }
 
 // Verify checks a receipt file: its signature (under wantKey, hex, when
-// not empty), its hash chain and its books.
+// not empty), its hash chain and its books. It reads receipts of either
+// format (Format, and the older formatV1).
 func Verify(file []byte, wantKey string) (Verified, error) {
 	body, sigHex, err := split(file)
 	if err != nil {
@@ -36,8 +37,8 @@ func Verify(file []byte, wantKey string) (Verified, error) {
 	if err := dec.Decode(&r); err != nil {
 		return Verified{}, fmt.Errorf("%w: the receipt does not read: %w", ErrInvalid, err)
 	}
-	if r.Format != Format {
-		return Verified{}, fmt.Errorf("%w: format %q, want %q", ErrInvalid, r.Format, Format)
+	if r.Format != Format && r.Format != formatV1 {
+		return Verified{}, fmt.Errorf("%w: format %q, want %q (or the older %q)", ErrInvalid, r.Format, Format, formatV1)
 	}
 	pub, err := hex.DecodeString(r.PublicKey)
 	if err != nil || len(pub) != ed25519.PublicKeySize || hex.EncodeToString(pub) != r.PublicKey {
@@ -101,7 +102,13 @@ func check(r Receipt) error {
 	}
 	journal := make([]db.JournalEntry, len(r.Journal))
 	for i, j := range r.Journal {
-		e := db.JournalEntry{ID: j.ID, Kind: j.Kind, Round: j.Round, Memo: j.Memo, EventSeq: j.EventSeq}
+		e := db.JournalEntry{ID: j.ID, Kind: j.Kind, Round: j.Round, Memo: j.Memo, Metadata: j.Metadata, EventSeq: j.EventSeq}
+		if r.Format == formatV1 {
+			if j.Metadata != nil {
+				return fmt.Errorf("%w: journal transaction %d: a %s receipt carries no metadata", ErrInvalid, j.ID, formatV1)
+			}
+			e.Metadata = eventMetadata(events, j.EventSeq)
+		}
 		if j.RoundID != 0 {
 			e.RoundID = &j.RoundID
 		}
@@ -126,4 +133,25 @@ func check(r Receipt) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// eventMetadata is the metadata the ledger event seq records, or nil. A
+// receipt of the first format carries no journal metadata, so its
+// transactions are taken to hold what their events say they hold (as the
+// server wrote them: ledger.Books.Post) and what each reversal undoes is
+// read from its event, which the chain and the signature hold; the
+// reversals are then checked as in a receipt that carries it.
+func eventMetadata(events []chain.Event, seq int64) []byte {
+	if seq < 1 || seq > int64(len(events)) {
+		return nil
+	}
+	var ev ledger.Event
+	if json.Unmarshal(events[seq-1].Payload, &ev) != nil || ev.Metadata == nil {
+		return nil
+	}
+	meta, err := json.Marshal(ev.Metadata)
+	if err != nil {
+		return nil
+	}
+	return meta
 }
