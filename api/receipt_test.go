@@ -2,13 +2,16 @@ package api
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tally-dice/tally/db/dbtest"
+	"github.com/tally-dice/tally/ledger"
 	"github.com/tally-dice/tally/receipt"
 	"github.com/tally-dice/tally/seal"
 	"github.com/tally-dice/tally/table"
@@ -90,5 +93,75 @@ func TestHeavyReadsAreLimitedPerToken(t *testing.T) {
 	}
 	if r := c.do(t, req{method: http.MethodGet, path: tb.path("/audit"), token: tb.Host}); r.status != http.StatusOK {
 		t.Fatalf("another token's audit: %d %s", r.status, r.body)
+	}
+}
+
+// TestReceiptsWithCorrectionsVerify: a night with a correction in it (a
+// buy-in or a payment reversed, a round reversed, a settled round
+// reopened by taking back its last action) has a receipt that verifies
+// offline under the server's key, as its audit is in order, and whose
+// reversals name the transactions they undo.
+func TestReceiptsWithCorrectionsVerify(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		correct  func(s *scene)
+		reverses []string // the kinds of transaction undone, in order
+	}{
+		{"a buy-in reversed", func(s *scene) {
+			s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/deposits"), token: s.tb.Host,
+				body: map[string]any{"player": s.id("Ann"), "amount": 5}}, nil)
+			s.correct(fmt.Sprintf("/ledger/%d/reverse", s.ledgerEvent("deposit")), "5 typed for Bob's", nil)
+		}, []string{"deposit"}},
+		{"a payment reversed", func(s *scene) {
+			s.must(http.StatusCreated, req{method: http.MethodPost, path: s.tb.path("/payments"), token: s.tb.Host,
+				body: map[string]any{"from": s.id("Bob"), "to": s.id("Ann"), "amount": 7}}, nil)
+			s.correct(fmt.Sprintf("/ledger/%d/reverse", s.ledgerEvent("settlement")), "marked by mistake", nil)
+		}, []string{"settlement"}},
+		{"a round reversed", func(s *scene) {
+			s.start(nil)
+			s.turn(1, "Ann", []int{6, 5, 4, 6, 6})
+			s.turn(1, "Bob", []int{6, 5, 4, 3, 3})
+			s.turn(1, "Cy", []int{6, 5, 4, 1, 2})
+			s.correct("/rounds/1/reverse", "the wrong cup", nil)
+		}, []string{"round_settle", "ante"}},
+		{"a settled round taken back", func(s *scene) {
+			s.start(nil)
+			s.turn(1, "Ann", []int{6, 5, 4, 5, 5})
+			s.turn(1, "Bob", []int{6, 5, 4, 3, 3})
+			s.turn(1, "Cy", []int{6, 5, 4, 1, 2})
+			s.correct("/rounds/1/take-back", "Cy wanted to throw again", nil)
+		}, []string{"round_settle"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := correctionScene(t, nil)
+			c.correct(s)
+			s.auditOK()
+			r := s.c.do(t, req{method: http.MethodGet, path: s.tb.path("/receipt"), token: s.tb.Audit})
+			if r.status != http.StatusOK {
+				t.Fatalf("receipt: %d %s", r.status, r.body)
+			}
+			v, err := receipt.Verify(r.body, hex.EncodeToString(s.keys.PublicKey()))
+			if err != nil {
+				t.Fatalf("the receipt does not verify: %v", err)
+			}
+			kinds := map[int64]string{}
+			var reversed []string
+			for _, j := range v.Receipt.Journal {
+				kinds[j.EventSeq] = j.Kind
+				if j.Kind != string(ledger.KindReversal) {
+					continue
+				}
+				var m ledger.ReversalMeta
+				if err := json.Unmarshal(j.Metadata, &m); err != nil {
+					t.Fatalf("reversal %d's metadata in the receipt: %s: %v", j.ID, j.Metadata, err)
+				}
+				reversed = append(reversed, kinds[m.Reverses])
+			}
+			if !slices.Equal(reversed, c.reverses) {
+				t.Fatalf("the receipt's reversals undo %q, want %q", reversed, c.reverses)
+			}
+		})
 	}
 }

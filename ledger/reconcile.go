@@ -16,10 +16,13 @@ import (
 //     records it, whose kind, round and postings (by account, net) are the
 //     transaction's;
 //   - each ledger event is recorded by exactly one journal transaction;
+//   - each reversal undoes exactly one earlier transaction (CheckReversals);
 //   - each account's balance is the sum of its postings.
 //
 // The audit log is checked by its own chain (package chain); a journal or
-// balance changed behind it shows up here.
+// balance changed behind it shows up here. The server's audit and the
+// offline check of a night receipt both check the books with it, so that
+// they find the same.
 func Reconcile(events []chain.Event, journal []db.JournalEntry, accounts []db.Account) []string {
 	var problems []string
 	bySeq := make(map[int64]chain.Event, len(events))
@@ -66,6 +69,7 @@ func Reconcile(events []chain.Event, journal []db.JournalEntry, accounts []db.Ac
 	for _, seq := range seqs {
 		problems = append(problems, fmt.Sprintf("event %d (%s) has no journal transaction", seq, bySeq[seq].Kind))
 	}
+	problems = append(problems, CheckReversals(journal)...)
 	for _, a := range accounts {
 		if a.Balance != sums[a.ID] {
 			problems = append(problems, fmt.Sprintf("the %s balance is %d, but its postings sum to %d",
