@@ -20,13 +20,25 @@ import (
 // stops a phone (or anyone else) from sending megabytes.
 const maxBody = 64 << 10
 
+// limitBody refuses a request whose Content-Length is over maxBody from
+// its head alone, on every route and before anything else looks at the
+// request (a token, a join code), so that the answer does not wait for a
+// body that will not be read. A body sent without a length is cut at
+// maxBody as it is read (readBody).
+func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if n := c.Request().ContentLength; n > maxBody {
+			return fail(kindTooLarge, fmt.Sprintf("the body is declared as %d bytes; the limit is %d", n, maxBody))
+		}
+		return next(c)
+	}
+}
+
 // readBody reads the request body up to maxBody. An empty body is returned as
-// nil so that optional bodies can be told apart from empty objects.
+// nil so that optional bodies can be told apart from empty objects. A body
+// declared larger never gets here (limitBody).
 func readBody(c echo.Context) ([]byte, error) {
 	r := c.Request()
-	if r.ContentLength > maxBody {
-		return nil, fail(kindTooLarge, fmt.Sprintf("the body is %d bytes; the limit is %d", r.ContentLength, maxBody))
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError

@@ -21,7 +21,8 @@ func (s *server) healthz(c echo.Context) error {
 }
 
 // readyz says the service can take writes: the database answers within two
-// seconds and is not short of disk space (table.Service.Ready).
+// seconds, can run the functions every write calls and is not short of
+// disk space (table.Service.Ready).
 func (s *server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
@@ -30,7 +31,7 @@ func (s *server) readyz(c echo.Context) error {
 		if errors.Is(err, table.ErrDiskFull) {
 			return err
 		}
-		return fail(kindUnavailable, "the database is not reachable")
+		return fail(kindUnavailable, "the database is not reachable, or cannot run the functions every write calls")
 	}
 	return c.JSON(http.StatusOK, health{Status: "ready"})
 }

@@ -136,12 +136,21 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 // restarting, out of connections or busy is usually back within seconds.
 const unavailableRetryAfter = "2"
 
-// writeProblem sends a problem document; a 503 says when to try again.
+// writeProblem sends a problem document; a 503 says when to try again,
+// and a 413 closes the connection after it.
 func writeProblem(c echo.Context, p Problem) {
 	body, _ := json.Marshal(p)
 	h := c.Response().Header()
 	if p.Status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
 		h.Set("Retry-After", unavailableRetryAfter)
+	}
+	if p.Status == http.StatusRequestEntityTooLarge {
+		// The body was not read, or not to its end. On a connection kept
+		// open, net/http reads what is left of it before it sends the
+		// answer, so as to find the next request: a client that holds the
+		// body back would hear nothing until the server's read timeout.
+		// On a connection that closes, the answer goes out at once.
+		h.Set(echo.HeaderConnection, "close")
 	}
 	h.Set(echo.HeaderContentType, problemMediaType)
 	c.Response().WriteHeader(p.Status)

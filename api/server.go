@@ -69,6 +69,7 @@ func New(cfg Config) *echo.Echo {
 	e.IPExtractor = clientAddress(cfg.TrustedProxies)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.metrics.middleware)
+	e.Use(limitBody)
 	s.routes(e)
 	return e
 }

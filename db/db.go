@@ -62,8 +62,9 @@ var (
 	// zero.
 	ErrUnbalanced = errors.New("journal transaction does not balance")
 	// ErrUnavailable means the database cannot be reached or cannot take
-	// the work now (down, restarting, out of connections or disk); the same
-	// request may succeed later.
+	// the work now (down, restarting, out of connections or disk, or
+	// unable to load a library such as PL/pgSQL); the same request may
+	// succeed later.
 	ErrUnavailable = errors.New("the database is unavailable")
 	// ErrForbidden means the role Tally serves as may not do that: change or
 	// remove history, move a balance but through tally_journal_post, or
@@ -88,6 +89,11 @@ const (
 	codeNoData          = "P0002" // tally_expect: a guarded change found its row changed
 	codeDiskFull        = "53100"
 )
+
+// loaderSource is the source file of PostgreSQL's loader of libraries
+// (dfmgr.c), which every error it raises names: "could not load library",
+// "could not access file", "incompatible library".
+const loaderSource = "dfmgr.c"
 
 // Unique keys whose collisions callers tell apart (ConflictOn).
 const (
@@ -155,6 +161,12 @@ func SentinelFor(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch code := pgErr.Code; {
+		case pgErr.File == loaderSource:
+			// A library the server cannot load (PL/pgSQL after the
+			// server's package was upgraded under it). Checked first:
+			// the SQLSTATE is whatever errno the loader was left with,
+			// which may read as insufficient_privilege.
+			return ErrUnavailable
 		case code == codeAppendOnly:
 			return ErrAppendOnly
 		case code == codeUnbalanced:
@@ -170,12 +182,13 @@ func SentinelFor(err error) error {
 			return ErrNotFound
 		case code == "40001" || code == "40P01":
 			return ErrRetry
-		case code[:2] == "08" || code[:2] == "53" || code[:2] == "57" || code == "55P03":
+		case code[:2] == "08" || code[:2] == "53" || code[:2] == "57" || code[:2] == "58" || code == "55P03":
 			// Connection failures, insufficient resources (53100 disk
 			// full, 53200 out of memory, 53300 too many connections),
 			// operator intervention (57P01 shutdown, 57P03 starting up or
-			// shutting down, a cancelled query) and lock waits that timed
-			// out.
+			// shutting down, a cancelled query), system errors outside
+			// PostgreSQL (58030 I/O error, 58P01 a file missing) and lock
+			// waits that timed out.
 			return ErrUnavailable
 		}
 		return nil

@@ -36,6 +36,9 @@ func TestSentinelForRaisedErrors(t *testing.T) {
 		{"query_canceled", db.ErrUnavailable, false},               // 57014
 		{"connection_failure", db.ErrUnavailable, false},           // 08006
 		{"lock_not_available", db.ErrUnavailable, false},           // 55P03
+		{"system_error", db.ErrUnavailable, false},                 // 58000
+		{"io_error", db.ErrUnavailable, false},                     // 58030
+		{"undefined_file", db.ErrUnavailable, false},               // 58P01
 		{"serialization_failure", db.ErrRetry, false},              // 40001
 		{"deadlock_detected", db.ErrRetry, false},                  // 40P01
 		{"unique_violation", db.ErrConflict, false},                // 23505
@@ -60,6 +63,28 @@ func TestSentinelForRaisedErrors(t *testing.T) {
 		}
 		if got := db.DiskFull(err); got != tc.diskFull {
 			t.Errorf("%s: DiskFull = %v, want %v", tc.condition, got, tc.diskFull)
+		}
+	}
+}
+
+// TestALibraryTheServerCannotLoadIsUnavailable has PostgreSQL's loader
+// fail on files that are no library it can load: whatever SQLSTATE the
+// errno it was left with gives the error (insufficient_privilege for a
+// file it may not read, internal_error for one that is not a shared
+// object, undefined_file for one that is missing), the server cannot
+// take the work (PL/pgSQL unloadable after an upgrade under it fails every
+// write this way), and that is ErrUnavailable, never ErrForbidden.
+func TestALibraryTheServerCannotLoadIsUnavailable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	owner := dbtest.OwnerPool(t, dbtest.Pool(t))
+	for _, file := range []string{"/etc/shadow", "/etc/passwd", "/no/such/library"} {
+		_, err := owner.Exec(ctx, fmt.Sprintf("LOAD '%s'", file))
+		if err == nil {
+			t.Fatalf("LOAD %s: loaded", file)
+		}
+		if got := db.SentinelFor(err); got != db.ErrUnavailable {
+			t.Errorf("LOAD %s (%v): SentinelFor = %v, want ErrUnavailable", file, err, got)
 		}
 	}
 }

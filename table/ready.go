@@ -11,11 +11,13 @@ import (
 )
 
 // Ready reports whether the service can take writes: nil; ErrUnavailable
-// when the database does not answer; ErrDiskFull when PostgreSQL has
+// when the database does not answer, or answers but cannot run the
+// functions every write calls (db.Ready); ErrDiskFull when PostgreSQL has
 // refused a write for lack of disk space since the last write it took, or
 // when the disk of the data directory given to WatchDisk is nearly full.
+// It costs the database one round trip.
 func (s *Service) Ready(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
+	if err := db.Ready(ctx, s.pool); err != nil {
 		return serviceError(err)
 	}
 	return s.disk.check()

@@ -17,7 +17,8 @@
 // Tests connect as the runtime role tally_test_app (a member of
 // tally_runtime, as tallyd serves), so the whole suite runs with the
 // privileges tallyd has; OwnerDSN connects to a test's database as the
-// server's administrator, for tests that tamper with history.
+// server's administrator, for tests that tamper with history. A test that
+// must break the server itself runs a copy of it (CopyServer).
 //
 // When no server can be had, the test fails (it is never skipped) with a
 // message that says how to get one. Packages call Main from TestMain so the

@@ -43,6 +43,17 @@ func FindBinaries() (Binaries, error) {
 	return Binaries{}, ErrNoBinaries
 }
 
+// binaries are the programs cfg names, or else those FindBinaries finds.
+func (cfg Config) binaries() (Binaries, error) {
+	if cfg.BinDir == "" {
+		return FindBinaries()
+	}
+	if b, ok := binariesIn(cfg.BinDir); ok {
+		return b, nil
+	}
+	return Binaries{}, fmt.Errorf("%w: no initdb and postgres in %s", ErrNoBinaries, cfg.BinDir)
+}
+
 // resolve follows symlinks so that a PATH entry like /usr/local/bin/initdb
 // leads to the directory that also holds postgres.
 func resolve(p string) string {

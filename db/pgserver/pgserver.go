@@ -54,6 +54,11 @@ type Config struct {
 	// StartTimeout bounds the wait for the server to accept connections
 	// (default 60s).
 	StartTimeout time.Duration
+	// BinDir holds the initdb and postgres to run; empty means the ones
+	// FindBinaries finds. PostgreSQL finds its libraries and shared files
+	// relative to its own program, so a copy of an installation runs as
+	// the copy (a test breaks one of its libraries that way).
+	BinDir string
 }
 
 // Server is a running PostgreSQL started by Start.
@@ -76,7 +81,7 @@ const superuser = "postgres"
 // Start brings up a server as described by cfg and returns once it accepts
 // connections. The caller must call Stop.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
-	bins, err := FindBinaries()
+	bins, err := cfg.binaries()
 	if err != nil {
 		return nil, err
 	}

@@ -135,6 +135,18 @@ func TestPersistentNeedsDataDir(t *testing.T) {
 	}
 }
 
+// TestBinDirWithoutProgramsIsRefused: a BinDir that does not hold initdb
+// and postgres is refused, naming it, rather than another installation
+// being run in its place.
+func TestBinDirWithoutProgramsIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := Start(context.Background(), Config{BinDir: dir})
+	if !errors.Is(err, ErrNoBinaries) || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("Start with BinDir %s: %v, want ErrNoBinaries naming it", dir, err)
+	}
+}
+
 func TestStartFailureQuotesServerLog(t *testing.T) {
 	t.Parallel()
 	_, err := Start(context.Background(), Config{Settings: map[string]string{"no_such_setting": "1"}})
