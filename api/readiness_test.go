@@ -102,23 +102,7 @@ func TestReadyzWatchesTheDataDirectorysDisk(t *testing.T) {
 func TestAServerThatCannotLoadPLpgSQLIsNotReady(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	server := dbtest.CopyServer(t)
-	srv, err := pgserver.Start(ctx, pgserver.Config{BinDir: server.BinDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Stop(context.Background()) })
-	if err := pgserver.CreateDatabases(ctx, srv.DSN(), "tally"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Migrate(ctx, srv.DSNFor("tally"), "up"); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := pgxpool.New(ctx, srv.DSNFor("tally"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	server, srv, pool := copiedServer(t)
 	c := newClient(t, New(Config{Tables: table.New(pool, seal.Random(), nil)}))
 	tb := makeTable(t, c, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
 	readyz := req{method: http.MethodGet, path: "/readyz"}
@@ -173,6 +157,66 @@ func TestAServerThatCannotLoadPLpgSQLIsNotReady(t *testing.T) {
 	if r := c.do(t, start); r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "" {
 		t.Fatalf("the write sent again with the library back: %d %s", r.status, r.body)
 	}
+}
+
+// copiedServer is a migrated PostgreSQL running from a copy of the
+// server's installation (whose libraries a test may break), with a pool on
+// its database.
+func copiedServer(t *testing.T) (dbtest.Installation, *pgserver.Server, *pgxpool.Pool) {
+	t.Helper()
+	ctx := context.Background()
+	server := dbtest.CopyServer(t)
+	srv, err := pgserver.Start(ctx, pgserver.Config{BinDir: server.BinDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop(context.Background()) })
+	if err := pgserver.CreateDatabases(ctx, srv.DSN(), "tally"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Migrate(ctx, srv.DSNFor("tally"), "up"); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pgxpool.New(ctx, srv.DSNFor("tally"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return server, srv, pool
+}
+
+// TestAWriteThatCannotLoadPLpgSQLMakesTheServiceUnready: the library
+// breaks under a pool whose connections loaded it before, so they keep
+// working; the first write that lands on a new connection fails (503),
+// and from then on every connection is a new one, so readiness says what
+// that write met instead of answering from an old connection.
+func TestAWriteThatCannotLoadPLpgSQLMakesTheServiceUnready(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	server, _, pool := copiedServer(t)
+	c := newClient(t, New(Config{Tables: table.New(pool, seal.Random(), nil)}))
+	tb := makeTable(t, c, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	readyz := req{method: http.MethodGet, path: "/readyz"}
+	server.BreakLibrary(t, "plpgsql")
+	// Every idle connection loaded PL/pgSQL already and still works.
+	if r := c.do(t, readyz); r.status != http.StatusOK {
+		t.Fatalf("readyz on a connection that loaded PL/pgSQL before: %d %s", r.status, r.body)
+	}
+	// Hold them all, so that the write needs a new one.
+	var held []*pgxpool.Conn
+	for range pool.Stat().IdleConns() {
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, conn)
+	}
+	start := req{method: http.MethodPost, path: tb.path("/rounds"), token: tb.Host, key: "round-1"}
+	unavailable(t, start, c.do(t, start))
+	for _, conn := range held {
+		conn.Release()
+	}
+	unavailable(t, readyz, c.do(t, readyz))
 }
 
 // contents is every row of every table of the public schema, as text, to

@@ -140,6 +140,15 @@ func DiskFull(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == codeDiskFull
 }
 
+// CannotLoad reports whether err is PostgreSQL failing to load a library
+// (PL/pgSQL after the server's package was upgraded under it): every write
+// calls Tally's PL/pgSQL functions, so none can go through on that
+// connection.
+func CannotLoad(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.File == loaderSource
+}
+
 // interpretError turns driver errors into this package's sentinel errors,
 // keeping the original error in the chain for its details.
 func interpretError(err error) error {
@@ -161,7 +170,7 @@ func SentinelFor(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch code := pgErr.Code; {
-		case pgErr.File == loaderSource:
+		case CannotLoad(err):
 			// A library the server cannot load (PL/pgSQL after the
 			// server's package was upgraded under it). Checked first:
 			// the SQLSTATE is whatever errno the loader was left with,

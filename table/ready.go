@@ -43,11 +43,18 @@ type diskWatch struct {
 }
 
 // noteWrite remembers a write PostgreSQL refused for lack of disk space
-// and forgets it once a write goes through. Other refusals say nothing
-// about the disk.
+// and forgets it once a write goes through. A write that failed because
+// PostgreSQL could not load a library (db.CannotLoad: its server package
+// was upgraded under it) replaces every connection of the pool: the older
+// ones loaded the library before and still work, so the readiness probe,
+// which may run on one of them, would otherwise not see what every new
+// connection sees. Other refusals say nothing about the database.
 func (s *Service) noteWrite(reply Reply, err error) {
 	d := &s.disk
 	switch {
+	case db.CannotLoad(err):
+		s.log.Error("PostgreSQL cannot load a library that writes need: replacing every connection", "err", err)
+		s.pool.Reset()
 	case err == nil && !reply.Replayed:
 		d.mu.Lock()
 		d.fullAt = time.Time{}
