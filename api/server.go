@@ -67,6 +67,7 @@ func New(cfg Config) *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(cfg.Log)
 	e.IPExtractor = clientAddress(cfg.TrustedProxies)
+	e.Use(secureHeaders)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.metrics.middleware)
 	e.Use(limitBody)

@@ -26,10 +26,13 @@
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
-//     else is served here, so the API's own routes and 404s stay untouched.
+//     else is served here.
 //     Only files with a known content type are served (the vendored code's
-//     README is not); every response says nosniff; index.html carries a
-//     Content-Security-Policy that allows only this origin.
+//     README is not). The security headers (a Content-Security-Policy that
+//     allows only this origin's own scripts and styles, nothing inline,
+//     nosniff and the rest) are the server's, on every response
+//     (api/headers.go): the app runs under them without a violation, which
+//     the browser tests check.
 //   - Caching: the asset names carry no content hash (there is no build
 //     step), so every response is `Cache-Control: no-cache` with a strong
 //     ETag made from the content: a phone revalidates each load with a tiny
@@ -178,11 +181,6 @@ var contentTypes = map[string]string{
 	".webmanifest": "application/manifest+json",
 }
 
-// csp keeps the app to its own origin: scripts, styles, the API and the live
-// stream all come from tallyd itself; the QR code is an inline SVG element.
-const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; " +
-	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-
 // asset is one embedded file ready to send.
 type asset struct {
 	body        []byte
@@ -258,11 +256,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("ETag", a.etag)
 	hd.Set("Vary", "Accept-Encoding")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	if r.URL.Path == "/" {
-		hd.Set("Content-Security-Policy", csp)
-		hd.Set("Referrer-Policy", "no-referrer")
-	}
 	if r.URL.Path == workerPath {
 		hd.Set("Service-Worker-Allowed", "/")
 	}
