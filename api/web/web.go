@@ -17,12 +17,12 @@
 // cells that scrolls sideways on a narrow phone, the turn, and the result
 // with every revealed fleet checked in the browser against its commitment.
 // outbox.js keeps the writes not sent yet (waiting.js shows them), pwa.js
-// registers the service worker (sw.js), and awake.js holds the screen on and
-// buzzes on a player's turn. The crew screens (#c=ID) are crew.js (the
-// crew's page, drawing its balances and settle-up with the Money tab's
-// cards), crewstart.js, nights.js, nightform.js and crewstats.js (the
-// figures and the dice fairness card); share.js shares a closed night as
-// a picture and a text.
+// registers the service worker (sw.js), and awake.js holds the screen on
+// and buzzes on a player's turn; address.js is where the app's links point. The crew
+// screens (#c=ID) are crew.js (the crew's page, drawing its balances and
+// settle-up with the Money tab's cards), crewstart.js, nights.js,
+// nightform.js and crewstats.js (the figures and the dice fairness card);
+// share.js shares a closed night as a picture and a text.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
@@ -42,6 +42,12 @@
 //   - QR code: drawn in the browser by a vendored, unchanged copy of the
 //     MIT-licensed qrcode-generator 2.0.4 (app/vendor), so there is no CDN and
 //     no extra API route.
+//   - Public address: the join, share and recovery links are built on the
+//     address tallyd was given with --public-url, which the server writes
+//     into index.html's tally-public-url meta tag (no inline script, no
+//     extra request, and there offline too, from the cached shell);
+//     without it, on the address the page was opened with (address.js).
+//     The Invite tab also says it in words, for a phone with no camera.
 //   - Join link: the host's QR link carries the names of the unclaimed seats
 //     (#join=CODE&seat=Ann&seat=Bob), so a phone that scans it offers them at
 //     once and claims one with a tap. A typed code asks the API for the open
@@ -160,6 +166,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"html"
 	"io/fs"
 	"net/http"
 	"path"
@@ -181,6 +188,11 @@ var contentTypes = map[string]string{
 	".webmanifest": "application/manifest+json",
 }
 
+// publicURLLine is the line of index.html the server fills in with the
+// public address (--public-url); left empty, the app builds its links from
+// the address its page was opened with.
+var publicURLLine = []byte(`<meta name="tally-public-url" content="">`)
+
 // asset is one embedded file ready to send.
 type asset struct {
 	body        []byte
@@ -195,9 +207,13 @@ type Handler struct {
 	assets map[string]asset // by URL path
 }
 
-// NewHandler loads the embedded files. It panics only if the embedded file
-// system is unreadable, which would be a build defect.
-func NewHandler() *Handler {
+// NewHandler loads the embedded files. publicURL, when not empty, is the
+// address the app puts in its join, share and recovery links (such as
+// https://tally.example.com); it is written into index.html, so a phone
+// that opens the app from its service worker, offline, still has it. It
+// panics only if the embedded files are unreadable or index.html lacks the
+// line to fill in, which would be a build defect.
+func NewHandler(publicURL string) *Handler {
 	h := &Handler{assets: map[string]asset{}}
 	err := fs.WalkDir(files, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -221,8 +237,24 @@ func NewHandler() *Handler {
 	if err != nil {
 		panic("web: reading the embedded app: " + err.Error())
 	}
+	addressPage(h.assets, publicURL)
 	versionWorker(h.assets)
 	return h
+}
+
+// addressPage writes the public address into index.html. It runs before
+// versionWorker, so that a new address is a new version of the app, which
+// phones fetch as they would a new deployment.
+func addressPage(assets map[string]asset, publicURL string) {
+	page := assets["/"]
+	if !bytes.Contains(page.body, publicURLLine) {
+		panic("web: index.html lacks the tally-public-url line the server fills in")
+	}
+	if publicURL == "" {
+		return
+	}
+	line := []byte(`<meta name="tally-public-url" content="` + html.EscapeString(publicURL) + `">`)
+	assets["/"] = newAsset(bytes.Replace(page.body, publicURLLine, line, 1), page.contentType)
 }
 
 // newAsset computes the ETag and the gzipped form of a file.

@@ -8,6 +8,7 @@ import { h, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
+import { appLink } from './address.js';
 
 /** groupRecovery shows a recovery code to read aloud: 12-ABCD-EFGH-JKMN-PQ. */
 export function groupRecovery(code) {
@@ -15,9 +16,9 @@ export function groupRecovery(code) {
   return `${id}-${secret.match(/.{1,4}/g).join('-')}`;
 }
 
-/** recoveryLink is the link the other phone opens to become the host. */
+/** recoveryLink is the link the other phone opens to become the host, at the app's public address. */
 function recoveryLink(code) {
-  return `${location.origin}/#${new URLSearchParams({ recover: code })}`;
+  return appLink(new URLSearchParams({ recover: code }));
 }
 
 /** recoveryCard is the host's way to hand the host role to another phone. */

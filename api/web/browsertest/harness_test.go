@@ -68,9 +68,17 @@ type server struct {
 // startServer serves api.New on a test server until the test ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
+	return startServerWith(t, api.Config{})
+}
+
+// startServerWith is startServer with the settings of cfg (its table
+// service and Done are the test's).
+func startServerWith(t *testing.T, cfg api.Config) *server {
+	t.Helper()
 	done := make(chan struct{})
 	pool, sealKeys := dbtest.Pool(t), seal.Random()
-	s := &server{api: api.New(api.Config{Tables: table.New(pool, sealKeys, nil), Done: done}), pool: pool, sealKeys: sealKeys,
+	cfg.Tables, cfg.Done = table.New(pool, sealKeys, nil), done
+	s := &server{api: api.New(cfg), pool: pool, sealKeys: sealKeys,
 		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}, muted: map[string]bool{}}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(s.Close)
