@@ -17,8 +17,9 @@
 // cells that scrolls sideways on a narrow phone, the turn, and the result
 // with every revealed fleet checked in the browser against its commitment.
 // outbox.js keeps the writes not sent yet (waiting.js shows them), pwa.js
-// registers the service worker (sw.js), and awake.js holds the screen on
-// and buzzes on a player's turn; address.js is where the app's links point. The crew
+// registers the service worker (sw.js), insecure.js says when the page is
+// not at a secure address, and awake.js holds the screen on and buzzes on a
+// player's turn; address.js is where the app's links point. The crew
 // screens (#c=ID) are crew.js (the crew's page, drawing its balances and
 // settle-up with the Money tab's cards), crewstart.js, nights.js,
 // nightform.js and crewstats.js (the figures and the dice fairness card);
@@ -48,6 +49,10 @@
 //     extra request, and there offline too, from the cached shell);
 //     without it, on the address the page was opened with (address.js).
 //     The Invite tab also says it in words, for a phone with no camera.
+//   - Plain http: a page at an address that is not a secure context (plain
+//     http from another machine) registers no service worker and offers no
+//     install, since the browser allows neither, and says so once on every
+//     phone in plain words, until dismissed on that address (insecure.js).
 //   - Join link: the host's QR link carries the names of the unclaimed seats
 //     (#join=CODE&seat=Ann&seat=Bob), so a phone that scans it offers them at
 //     once and claims one with a tap. A typed code asks the API for the open

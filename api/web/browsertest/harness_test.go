@@ -191,6 +191,9 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// Names that reach the test server as a bar's LAN address would:
+		// over plain http and not localhost, so not a secure context.
+		chromedp.Flag("host-resolver-rules", "MAP tally.lan 127.0.0.1, MAP other.lan 127.0.0.1"),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
