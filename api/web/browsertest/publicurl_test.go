@@ -38,6 +38,9 @@ func TestLinksCarryThePublicAddress(t *testing.T) {
 		t.Errorf("the Invite tab says to open Tally at %q, want %q", got, public)
 	}
 	host.shot("public-address")
+	if card := host.text(`[data-testid=recovery]`); strings.Contains(card, "undefined") {
+		t.Errorf("the host recovery card says %q", card)
+	}
 	host.tap(`[data-testid=recovery-show]`)
 	if got := host.qrLink(`[data-testid=recovery-qr] svg`); !strings.HasPrefix(got, public+"/#recover=") {
 		t.Errorf("the host recovery QR code carries %q, want %s/#recover=…", got, public)
