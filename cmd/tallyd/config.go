@@ -35,6 +35,9 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed; none by default.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the address phones are sent to in join, share and
+	// recovery links (parsePublicURL); empty, the page's own address.
+	PublicURL string
 }
 
 // maxMinFreeMB bounds --min-free-mb (an exbibyte), so that it counts in
@@ -82,6 +85,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
 	fs.DurationVar(&c.Shutdown, "shutdown-timeout", envDuration("TALLY_SHUTDOWN_TIMEOUT", 15*time.Second), "how long to drain requests on SIGTERM [TALLY_SHUTDOWN_TIMEOUT]")
 	fs.StringVar(&proxies, "trusted-proxies", env("TALLY_TRUSTED_PROXIES", ""), "reverse proxies whose X-Forwarded-For names the client, as CIDRs or addresses separated by commas; none when empty [TALLY_TRUSTED_PROXIES]")
+	fs.StringVar(&c.PublicURL, "public-url", env("TALLY_PUBLIC_URL", ""), "the address players open Tally at, such as https://tally.example.com, carried by the join QR code and the share and recovery links; empty uses the address the host's page was opened with [TALLY_PUBLIC_URL]")
 	fs.StringVar(&c.BaseURL, "url", "http://127.0.0.1:8080/readyz", "healthcheck only: the URL to probe")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -105,6 +109,9 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	var err error
 	if c.TrustedProxies, err = parsePrefixes(proxies); err != nil {
 		return c, fs, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if c.PublicURL, err = parsePublicURL(c.PublicURL); err != nil {
+		return c, fs, fmt.Errorf("--public-url: %w", err)
 	}
 	return c, fs, nil
 }

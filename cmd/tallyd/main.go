@@ -129,7 +129,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		tables.WatchDisk(database.server.DataDir(), uint64(cfg.MinFreeMB)<<20)
 	}
 	handler := api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done(),
-		TrustedProxies: cfg.TrustedProxies})
+		TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL})
 	srv := &http.Server{
 		Addr:              cfg.Addr,
 		Handler:           handler,
@@ -142,7 +142,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed, "trusted_proxies", cfg.TrustedProxies)
+	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed, "trusted_proxies", cfg.TrustedProxies,
+		"public_url", cfg.PublicURL)
+	if strings.HasPrefix(cfg.PublicURL, "http:") {
+		log.Warn("--public-url is plain http: phones that open it cannot install Tally, reopen it offline or keep the screen on (see README, At the bar: HTTPS)")
+	}
 
 	select {
 	case err := <-errc:

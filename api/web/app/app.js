@@ -23,6 +23,7 @@ import { isRevoked, revokedScreen } from './revoked.js';
 import { recoverScreen } from './recovery.js';
 import { joinNotices } from './joins.js';
 import { installApp } from './pwa.js';
+import { showInsecure } from './insecure.js';
 import * as outbox from './outbox.js';
 import { showOutbox } from './waiting.js';
 import { keepAwake, Turns } from './awake.js';
@@ -53,6 +54,7 @@ outbox.on('change', () => {
   if (session && session.table) session.render();
 });
 installApp();
+showInsecure(document.getElementById('insecure'));
 
 // A Battleship Royale table's Play tab is the game's (royale.js).
 const play = (el, s) => (s.table.royale ? royaleTab(el, s) : playTab(el, s));

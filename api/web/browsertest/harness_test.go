@@ -68,9 +68,17 @@ type server struct {
 // startServer serves api.New on a test server until the test ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
+	return startServerWith(t, api.Config{})
+}
+
+// startServerWith is startServer with the settings of cfg (its table
+// service and Done are the test's).
+func startServerWith(t *testing.T, cfg api.Config) *server {
+	t.Helper()
 	done := make(chan struct{})
 	pool, sealKeys := dbtest.Pool(t), seal.Random()
-	s := &server{api: api.New(api.Config{Tables: table.New(pool, sealKeys, nil), Done: done}), pool: pool, sealKeys: sealKeys,
+	cfg.Tables, cfg.Done = table.New(pool, sealKeys, nil), done
+	s := &server{api: api.New(cfg), pool: pool, sealKeys: sealKeys,
 		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}, muted: map[string]bool{}}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(s.Close)
@@ -183,6 +191,9 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// Names that reach the test server as a bar's LAN address would:
+		// over plain http and not localhost, so not a secure context.
+		chromedp.Flag("host-resolver-rules", "MAP tally.lan 127.0.0.1, MAP other.lan 127.0.0.1"),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)

@@ -35,15 +35,26 @@ var (
 
 func newPhone(t *testing.T, browser context.Context, base, name string) *phone {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	return newPhoneOn(t, browser, base, name, screens[0])
+}
+
+// newPhoneOn is newPhone with the viewport of sc. The phone's browser
+// watches for anything against the server's security headers
+// (policyWatch): the test fails at its end if it saw any.
+func newPhoneOn(t *testing.T, browser context.Context, base, name string, sc screen) *phone {
+	t.Helper()
+	watch := &policyWatch{}
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext(), chromedp.WithListener(watch.listen))
 	t.Cleanup(cancel)
 	p := &phone{t: t, name: name, ctx: ctx, base: base, shots: screenshotDir(t)}
 	// The first run makes the tab, which lives as long as the context of that
 	// run: it must be the phone's own context, not one with a step timeout.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch),
-		chromedp.Navigate("data:text/html,")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(sc.width), int64(sc.height), chromedp.EmulateScale(2),
+		chromedp.EmulateMobile, chromedp.EmulateTouch), watch.install(), chromedp.Navigate("data:text/html,")); err != nil {
 		t.Fatalf("%s: opening a tab: %v", name, err)
 	}
+	// Cleanups run last-in first-out: this one, before the tab closes.
+	t.Cleanup(func() { watch.check(t, name) })
 	return p
 }
 
