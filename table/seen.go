@@ -178,7 +178,7 @@ func royaleWords(a royale.Action) string {
 	case royale.ActShoot:
 		return shots + strings.Join(cells, ", ")
 	case royale.ActBonus:
-		return "bonus " + strings.TrimPrefix(shots, "a ") + strings.Join(cells, ", ")
+		return "a bonus " + strings.TrimPrefix(shots, "a ") + strings.Join(cells, ", ")
 	case royale.ActEnd:
 		return "the end of the turn"
 	case royale.ActAbandon:
