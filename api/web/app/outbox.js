@@ -33,9 +33,9 @@ let pause = 500;
 let timer = 0;
 let seq = Date.now(); // the order of writes made without IndexedDB
 
-/** on listens for 'change' (the waiting writes changed), 'sent' (table id:
- *  a waiting write arrived) or 'conflict' ({table, refused, dropped, reason,
- *  already}). */
+/** on listens for 'change' (the waiting writes changed), 'sent' ({table,
+ *  answer}: a waiting write arrived, and the server answered this) or
+ *  'conflict' ({table, refused, dropped, reason, already}). */
 export function on(event, fn) {
   listeners[event].add(fn);
 }
@@ -113,7 +113,7 @@ async function pump() {
       pause = 500;
       settle(w, (x) => x.resolve(answer));
       emit('change');
-      if (w.stalled) emit('sent', w.table);
+      if (w.stalled) emit('sent', { table: w.table, answer });
     }
   } finally {
     running = false;

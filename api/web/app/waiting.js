@@ -12,14 +12,15 @@ import * as outbox from './outbox.js';
 const conflicts = [];
 
 /**
- * showOutbox keeps el up to date with the outbox, and calls refresh(table)
- * when a waiting write of that table arrived or was refused, so the screen
- * shows the table as the server has it.
+ * showOutbox keeps el up to date with the outbox, and calls refresh(table,
+ * answer) when a waiting write of that table arrived (answer: what the
+ * server answered it) or was refused, so the screen shows the table as the
+ * server has it.
  */
 export function showOutbox(el, refresh) {
   const draw = () => render(el);
   outbox.on('change', draw);
-  outbox.on('sent', refresh);
+  outbox.on('sent', (s) => refresh(s.table, s.answer));
   outbox.on('conflict', (c) => {
     conflicts.push(c);
     draw();
