@@ -50,6 +50,11 @@ var royaleRules = []struct {
 	{royale.ErrUnknownPlayer, "player"},
 }
 
+// ruleRecordedSince is the rule of every /problems/recorded-since: the
+// write said which state it was entered against (seen), and something was
+// recorded since. A phone drops the write and shows the detail.
+const ruleRecordedSince = "recorded-since"
+
 // domainProblem maps the errors of the table service and the game to problems.
 // It is called by problemFor and nowhere else.
 func domainProblem(err error) (Problem, bool) {
@@ -68,6 +73,12 @@ func domainProblem(err error) (Problem, bool) {
 				break
 			}
 		}
+		return p, true
+	}
+	if errors.Is(err, table.ErrRecordedSince) {
+		// The detail is the whole message, for the phone to show as it is.
+		p := kindRecorded.problem(err.Error())
+		p.Rule = ruleRecordedSince
 		return p, true
 	}
 	for _, rr := range royaleRules {

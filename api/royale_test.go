@@ -38,6 +38,7 @@ func newRoyale(t *testing.T, opts map[string]any, names ...string) *royaleScene 
 // gameView is a game as the API shows it.
 type gameView struct {
 	Number      int                      `json:"number"`
+	Actions     int                      `json:"actions"`
 	Phase       string                   `json:"phase"`
 	Turn        int64                    `json:"turn"`
 	Die         int                      `json:"die"`

@@ -117,7 +117,7 @@ func (w *writer) takeBack(number int, reason string) (RoundView, error) {
 	if err := pr.replay(w.st.rules()); err != nil {
 		return RoundView{}, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, number, err)
 	}
-	return liveView(number, pr.round, w.who), nil
+	return liveView(number, len(pr.actions), pr.round, w.who), nil
 }
 
 // roundVoided is the payload of round.voided: a correction (action seq of
@@ -281,5 +281,5 @@ func reversedView(pr *playedRound) RoundView {
 	if r, over := pr.round.Result(); over {
 		res = &r
 	}
-	return roundView(pr.row.Number, statusReversed, state, res)
+	return roundView(pr.row.Number, len(pr.actions), statusReversed, state, res)
 }

@@ -12,7 +12,9 @@
 // in Go, through the engine (package game) and the ledger, and sends a
 // second batch with every write, the audit events, the table row's new
 // chain head and round count, one notification and the COMMIT. Seating a
-// player takes one more round trip, for the player's new id. A read is one
+// player takes one more round trip, for the player's new id, and a dice
+// write refused as recorded since (seen.go) one more, for the events that
+// say whose phone recorded what it missed. A read is one
 // batch in a read-only snapshot; a read of the whole history (rounds,
 // ledger, audit) authenticates the caller in a first batch and reads the
 // history in a second, of the same snapshot.

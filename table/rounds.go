@@ -93,7 +93,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	if _, err := w.emit("round.started", roundStarted{Round: row.Number, Setup: setup, Game: row.Game, RollOff: row.RollOff}); err != nil {
 		return RoundView{}, err
 	}
-	return liveView(row.Number, round, w.who), nil
+	return liveView(row.Number, 0, round, w.who), nil
 }
 
 // roundStarted is the payload of round.started: the round's setup and the
@@ -190,12 +190,12 @@ func (s *Service) Rounds(ctx context.Context, a Auth, after, limit int) (RoundPa
 func (pr *playedRound) view(who Principal, g *game.Game) (RoundView, error) {
 	switch pr.row.Status {
 	case db.RoundOpen:
-		return liveView(pr.row.Number, pr.round, who), nil
+		return liveView(pr.row.Number, len(pr.actions), pr.round, who), nil
 	case db.RoundVoid:
 		return reversedView(pr), nil
 	}
 	res, _ := pr.round.Result() // resume checked that a settled round is over
-	v := roundView(pr.row.Number, statusSettled, pr.round.State(), &res)
+	v := roundView(pr.row.Number, len(pr.actions), statusSettled, pr.round.State(), &res)
 	v.Game = wonGame(g, pr)
 	return v, nil
 }

@@ -99,6 +99,11 @@ type RoyaleActionInput struct {
 	Die     int               `json:"die,omitempty"`
 	Cells   []string          `json:"cells,omitempty"`
 	Card    int               `json:"card,omitempty"`
+	// Seen, when sent, is how many actions the game had recorded (its
+	// view's actions) when the phone drew what was tapped: the action is
+	// refused if the game has recorded one since that it could clash
+	// with (seenRoyale).
+	Seen *uint `json:"seen,omitempty"`
 }
 
 // CardInput is a ship card as a player types it: cells are read here, so
@@ -164,6 +169,9 @@ func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in R
 			return nil, fmt.Errorf("%w: say whose action it is (player)", ErrInvalid)
 		}
 		if err := w.who.mayActFor(in.Player); err != nil {
+			return nil, err
+		}
+		if err := w.seenRoyale(g, in); err != nil {
 			return nil, err
 		}
 		act, err := in.action()

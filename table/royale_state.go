@@ -94,6 +94,9 @@ func (st *tableState) royaleGameAt(number int) (*royaleGame, error) {
 // the host sees of the players it keeps a fleet for (below).
 type RoyaleView struct {
 	Number int `json:"number"`
+	// Actions is how many actions the game has recorded, holds included:
+	// a phone sends it back as an action's seen (seen.go).
+	Actions int `json:"actions"`
 	royale.View
 	Held []HeldFleet `json:"held,omitempty"`
 }
@@ -112,7 +115,7 @@ type HeldFleet struct {
 // phone, whose fleet the host chooses for them. Nobody sees another's fleet
 // otherwise, the host included, until its cards sink or the game ends.
 func (st *tableState) royaleView(g *royaleGame, who Principal) RoyaleView {
-	v := RoyaleView{Number: g.row.Number, View: g.game.View(who.viewer())}
+	v := RoyaleView{Number: g.row.Number, Actions: len(g.actions), View: g.game.View(who.viewer())}
 	if who.Role != RoleHost || g.game.Phase() == royale.PhaseOver {
 		return v
 	}

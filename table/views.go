@@ -120,8 +120,11 @@ func (st *tableState) view(viewer Principal) TableView {
 
 // RoundView is a round as one viewer may see it.
 type RoundView struct {
-	Number      int                `json:"number"`
-	Status      string             `json:"status"`
+	Number int    `json:"number"`
+	Status string `json:"status"`
+	// Actions is how many actions the round has recorded, take-backs
+	// included: a phone sends it back as an action's seen (seen.go).
+	Actions     int                `json:"actions"`
 	Players     []game.PlayerID    `json:"players"`
 	Playoff     bool               `json:"playoff,omitempty"`
 	Declared    int                `json:"declared,omitempty"`
@@ -148,12 +151,13 @@ const (
 // liveView is a round being played as who may see it. The host sees what
 // the whole table sees, though it records for everyone: being told whose
 // closed automatic may still be claimed would tell it a 6-6 under the cup.
-func liveView(number int, r *game.Round, who Principal) RoundView {
-	return roundView(number, statusPlaying, r.View(who.viewer()), nil)
+func liveView(number, actions int, r *game.Round, who Principal) RoundView {
+	return roundView(number, actions, statusPlaying, r.View(who.viewer()), nil)
 }
 
-func roundView(number int, status string, st game.RoundState, res *game.Result) RoundView {
-	v := RoundView{Number: number, Status: status, Players: make([]game.PlayerID, 0, len(st.Players)), Playoff: st.Playoff,
+// roundView is a round of number that has recorded actions, in state st.
+func roundView(number, actions int, status string, st game.RoundState, res *game.Result) RoundView {
+	v := RoundView{Number: number, Actions: actions, Status: status, Players: make([]game.PlayerID, 0, len(st.Players)), Playoff: st.Playoff,
 		Declared: st.Declared, Declarer: st.Declarer, Turn: st.Turn, Point: st.Point, Hammer: st.Hammer, Pot: st.Pot,
 		Claimable: st.Claimable, MayLiftCups: st.MayLiftCups, Turns: st.Players, Result: res}
 	if !st.Over {

@@ -59,6 +59,7 @@ type server struct {
 	lose atomic.Int32 // the next n actions are recorded but their answers lost
 
 	mu      sync.Mutex
+	gate    *gate // holds actions until several have arrived (together)
 	streams map[*http.Request]context.CancelFunc
 	keys    map[string]int  // Idempotency-Keys of POST .../actions and how often each arrived
 	audits  []string        // the query of every GET .../audit, in order
@@ -96,7 +97,14 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions") {
 		s.mu.Lock()
 		s.keys[r.Header.Get("Idempotency-Key")]++
+		g := s.gate
+		if g != nil && g.arrive() {
+			s.gate = nil
+		}
 		s.mu.Unlock()
+		if g != nil {
+			<-g.open
+		}
 		if s.lose.Add(-1) >= 0 {
 			// The server records the action, but the phone never hears back.
 			s.api.ServeHTTP(httptest.NewRecorder(), r)
@@ -130,6 +138,31 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 	}
 	s.api.ServeHTTP(w, r)
+}
+
+// gate holds the actions that arrive until n have, then lets them all go.
+type gate struct {
+	n    int
+	open chan struct{}
+}
+
+// arrive counts one more action, and opens the gate on the last.
+func (g *gate) arrive() bool {
+	g.n--
+	if g.n == 0 {
+		close(g.open)
+	}
+	return g.n == 0
+}
+
+// together holds the next n actions at the server until all n have
+// arrived, then lets them go at once: phones that tap at the same moment,
+// each against the screen it had, none told of another's tap before its
+// own is sent.
+func (s *server) together(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gate = &gate{n: n, open: make(chan struct{})}
 }
 
 // setDown cuts (or restores) the network; cutting it ends the live streams.
