@@ -2,8 +2,6 @@ package https
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"log/slog"
 	"net"
 	"net/http"
@@ -36,15 +34,11 @@ func newInstance(t *testing.T, ca *acmetest.CA, pool *pgxpool.Pool, keys *seal.K
 			t.Logf("instance on %s:\n%s", tlsL.Addr(), logs.String())
 		}
 	})
-	site, err := New(Config{Domains: []string{"tally.test"}, Directory: ca.Directory, Cache: NewCache(pool, keys, log),
-		Addr: tlsL.Addr().String(), Log: log})
+	site, err := New(Config{Domains: []string{"tally.test"}, Directory: ca.Directory, DirectoryClient: ca.DirectoryClient(),
+		Cache: NewCache(pool, keys, log), Addr: tlsL.Addr().String(), Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The directory's server has a certificate of its own (tallyd is told
-	// to trust it by SSL_CERT_FILE).
-	roots := certPool(t, ca.DirectoryPEM)
-	site.acme.Client.HTTPClient = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
 	return &instance{site: site, tlsL: tlsL, plainL: plainL, logs: logs}
 }
 
@@ -141,14 +135,4 @@ func TestPrepareObtainsTheCertificateBeforeAnyPhone(t *testing.T) {
 	if _, err := ca.Leaf(tlsL.Addr().String(), "other.test"); err == nil {
 		t.Fatal("a certificate for a name not configured")
 	}
-}
-
-// certPool is a pool holding the certificates in pemCerts.
-func certPool(t *testing.T, pemCerts []byte) *x509.CertPool {
-	t.Helper()
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pemCerts) {
-		t.Fatalf("no certificate in %q", pemCerts)
-	}
-	return pool
 }

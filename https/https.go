@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
@@ -49,6 +50,10 @@ type Config struct {
 	Email string
 	// Directory is the ACME directory URL; DefaultDirectory when empty.
 	Directory string
+	// DirectoryClient reaches the directory; http.DefaultClient when nil,
+	// which trusts the system's roots (and SSL_CERT_FILE's). Tests give
+	// one that trusts their CA's server.
+	DirectoryClient *http.Client
 	// Cache keeps what ACME obtains (NewCache).
 	Cache autocert.Cache
 	// Addr is the address the https listener listens on: its port goes
@@ -122,7 +127,7 @@ func New(cfg Config) (*Site, error) {
 			return allowed(ctx, host)
 		},
 		Email:  cfg.Email,
-		Client: &acme.Client{DirectoryURL: dir, UserAgent: "tally"},
+		Client: &acme.Client{DirectoryURL: dir, UserAgent: "tally", HTTPClient: cfg.DirectoryClient},
 	}
 	return s, nil
 }

@@ -131,6 +131,15 @@ func (c *CA) countOrders(next http.Handler) http.Handler {
 	})
 }
 
+// DirectoryClient is an HTTP client that trusts the directory's server,
+// for an ACME client in the test's process (https.Config's
+// DirectoryClient).
+func (c *CA) DirectoryClient() *http.Client {
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(c.DirectoryPEM)
+	return &http.Client{Timeout: time.Minute, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+}
+
 // Orders is how many certificate orders clients have placed so far.
 func (c *CA) Orders() int { return int(c.orders.Load()) }
 

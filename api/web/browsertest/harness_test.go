@@ -173,9 +173,10 @@ func drop(w http.ResponseWriter) {
 	}
 }
 
-// startBrowser launches headless Chromium for the test; phones are
-// separate browser contexts in it, so each has its own localStorage.
-func startBrowser(t *testing.T) context.Context {
+// startBrowser launches headless Chromium for the test, with extra
+// options after the usual ones; phones are separate browser contexts in
+// it, so each has its own localStorage.
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
@@ -184,6 +185,7 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 	)
+	opts = append(opts, extra...)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
 	browser, cancel := chromedp.NewContext(alloc)

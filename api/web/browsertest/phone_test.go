@@ -33,9 +33,19 @@ var (
 	shotCount = map[string]int{}
 )
 
+// newPhone opens a tab for a phone in a browser context of its own (its
+// own storage, as incognito), at a phone's viewport.
 func newPhone(t *testing.T, browser context.Context, base, name string) *phone {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	return newTab(t, browser, base, name, chromedp.WithNewBrowserContext())
+}
+
+// newTab opens a tab for a phone at a phone's viewport, in the browser
+// context opts say (the browser's own, which alone may install an app,
+// when none).
+func newTab(t *testing.T, browser context.Context, base, name string, opts ...chromedp.ContextOption) *phone {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, opts...)
 	t.Cleanup(cancel)
 	p := &phone{t: t, name: name, ctx: ctx, base: base, shots: screenshotDir(t)}
 	// The first run makes the tab, which lives as long as the context of that
