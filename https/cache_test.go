@@ -31,6 +31,17 @@ func TestTheCacheKeepsNoPlaintext(t *testing.T) {
 	if _, err := cache.Get(ctx, "tally.test"); err != autocert.ErrCacheMiss {
 		t.Fatalf("an empty cache: %v, want ErrCacheMiss", err)
 	}
+	// The runtime role may do what the cache does, and nothing more.
+	var may, mayNot bool
+	if err := pool.QueryRow(ctx, `SELECT has_table_privilege('acme_cache', 'SELECT, INSERT, DELETE')
+		AND has_column_privilege('acme_cache', 'value', 'UPDATE') AND has_column_privilege('acme_cache', 'updated_at', 'UPDATE'),
+		has_column_privilege('acme_cache', 'key', 'UPDATE') OR has_table_privilege('acme_cache', 'TRUNCATE')
+		OR has_table_privilege('acme_cache', 'TRIGGER') OR has_table_privilege('acme_cache', 'REFERENCES')`).Scan(&may, &mayNot); err != nil {
+		t.Fatal(err)
+	}
+	if !may || mayNot {
+		t.Fatalf("the runtime role may use the cache: %v; may rename, truncate, or add triggers or references: %v", may, mayNot)
+	}
 	if err := cache.Put(ctx, "tally.test", key); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ type pair struct {
 }
 
 // newPair makes a self-signed certificate for tally.test with serial.
-func newPair(t *testing.T, serial int64) pair {
+func newPair(t testing.TB, serial int64) pair {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -240,3 +240,6 @@ func TestCertificateFilesMustLoadAtStart(t *testing.T) {
 		t.Errorf("a public name: %v", err)
 	}
 }
+
+// writeFile writes a file readable by its owner alone, as a key is kept.
+func writeFile(name string, data []byte) error { return os.WriteFile(name, data, 0o600) }
