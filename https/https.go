@@ -197,7 +197,7 @@ func (s *Site) Prepare(ctx context.Context) {
 			SignatureSchemes: []tls.SignatureScheme{tls.ECDSAWithP256AndSHA256},
 			SupportedCurves:  []tls.CurveID{tls.CurveP256},
 			CipherSuites:     []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256}})
-		if err == nil {
+		if err == nil && cert.Leaf != nil {
 			s.log.Info("HTTPS certificate ready", "domain", d, "issuer", cert.Leaf.Issuer.String(),
 				"not_after", cert.Leaf.NotAfter, "took", time.Since(start).Round(time.Millisecond))
 		}
