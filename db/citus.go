@@ -27,6 +27,10 @@ type Distributed struct {
 // The routing check (package db/routing) holds every statement the app
 // runs to it: each statement pins the distribution column of every table
 // it touches to one value, so that it runs on one shard.
+//
+// acme_cache (migration 11), the HTTPS certificate cache of the whole
+// service, is left out on purpose: a local table of the coordinator
+// (docs/citus.md).
 var Distribution = []Distributed{
 	{Table: "tables", Column: "id"},
 	{Table: "players", Column: "table_id", ColocateWith: "tables"},

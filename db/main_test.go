@@ -465,8 +465,8 @@ func settled(t *testing.T, head *chain.Head, table int64, n int) []chain.Event {
 
 // TestDistributeNeedsCitus: `tallyd migrate up --citus` on plain
 // PostgreSQL says what is missing and changes nothing; on Citus (TEST_CITUS)
-// every table is distributed as db.Distribution says, and distributing
-// again changes nothing.
+// every table is distributed as db.Distribution says, the certificate
+// cache stays local, and distributing again changes nothing.
 func TestDistributeNeedsCitus(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -486,6 +486,10 @@ func TestDistributeNeedsCitus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
+	var local bool
+	if err := conn.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'acme_cache'::regclass)").Scan(&local); err != nil || !local {
+		t.Errorf("acme_cache must stay a local table of the coordinator: local %v, %v", local, err)
+	}
 	for _, d := range db.Distribution {
 		var column string
 		if err := conn.QueryRow(ctx, "SELECT column_to_column_name(logicalrelid, partkey) FROM pg_dist_partition WHERE logicalrelid = $1::regclass",

@@ -214,9 +214,10 @@ func drop(w http.ResponseWriter) {
 	}
 }
 
-// startBrowser launches headless Chromium for the test; phones are
-// separate browser contexts in it, so each has its own localStorage.
-func startBrowser(t *testing.T) context.Context {
+// startBrowser launches headless Chromium for the test, with extra
+// options after the usual ones; phones are separate browser contexts in
+// it, so each has its own localStorage.
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
@@ -228,6 +229,7 @@ func startBrowser(t *testing.T) context.Context {
 		// over plain http and not localhost, so not a secure context.
 		chromedp.Flag("host-resolver-rules", "MAP tally.lan 127.0.0.1, MAP other.lan 127.0.0.1"),
 	)
+	opts = append(opts, extra...)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
 	browser, cancel := chromedp.NewContext(alloc)
