@@ -243,12 +243,15 @@ const layoutJS = `(() => {
   return {width: document.documentElement.scrollWidth, screen: window.innerWidth, small};
 })()`
 
-// shot saves a screenshot of the whole page and checks the layout of what
-// is on screen. The page is scrolled to the top first: a full-page capture
-// of a scrolled page paints the sticky header halfway down.
+// shot saves a screenshot of the whole page and checks what is on screen:
+// its layout, and everything axe-core checks (p.axe), so every screen a
+// test saves is one axe has passed. The page is scrolled to the top first:
+// a full-page capture of a scrolled page paints the sticky header halfway
+// down.
 func (p *phone) shot(name string) {
 	p.t.Helper()
 	eval[bool](p, `(window.scrollTo(0, 0), true)`)
+	p.axe(name)
 	layout := eval[struct {
 		Width  int      `json:"width"`
 		Screen int      `json:"screen"`
