@@ -96,7 +96,9 @@
 //     what stays in the pot.
 //   - The host may abandon a game (player 0) in any phase before its end:
 //     nobody wins and the whole pot goes back to the players as a closing
-//     dice table returns it (game.CloseOut), bounties already paid stand.
+//     dice table returns it (game.CloseOut): equal whole shares, the
+//     indivisible units one each in play order, which starts from the
+//     game's first player (Setup.PlayOrder). Bounties already paid stand.
 //
 // What each viewer sees:
 //

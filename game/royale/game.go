@@ -19,6 +19,12 @@ type Setup struct {
 	Hands      map[game.PlayerID]Fleet `json:"hands,omitempty"` // dealt hands (fleet dealt); nil for entered
 }
 
+// PlayOrder is the game's players in the order they play: seat order,
+// starting from the first player (ROYALE.md 3). Money handed back in play
+// order (an abandoned game's pot, the pot of a table closed after the
+// game) follows it, as a dice round's players do.
+func (s Setup) PlayOrder() []game.PlayerID { return game.PlayOrder(s.Players, s.First) }
+
 // ActionKind names what a player (or the host) does.
 type ActionKind string
 
