@@ -36,7 +36,6 @@ var royaleRules = []struct {
 	err  error
 	code string
 }{
-	{royale.ErrCell, "cell"},
 	{royale.ErrCard, "card"},
 	{royale.ErrFleet, "fleet"},
 	{royale.ErrDiscard, "discard"},
@@ -108,6 +107,10 @@ var domainKinds = []struct {
 	{[]error{table.ErrSeatFreed}, kindSeatFreed, "", false},
 	{[]error{table.ErrHostMoved}, kindHostMoved, "", false},
 	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
+	// A cell or a sonar line not written as openapi.yaml's patterns say is
+	// a request that does not read, like a field of the wrong type: the
+	// error names the field and the spelling.
+	{[]error{royale.ErrCell, royale.ErrLine}, kindMalformed, "", false},
 	{[]error{table.ErrForbidden}, kindForbidden, "", false},
 	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},
 	{[]error{game.ErrOutOfTurn, royale.ErrOutOfTurn}, kindOutOfTurn, "", false},

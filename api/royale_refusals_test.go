@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tally-dice/tally/game/royale"
 )
 
 // These tests are ROYALE.md 5: every refused move names what was wrong,
@@ -104,7 +106,7 @@ func TestRoyaleRefusalsStandard(t *testing.T) {
 		422, invalidMove, "fleet", "both cover E3")
 	off := r.move(ann, bad(map[string]any{"kind": "destroyer", "cells": []string{"K1", "K2", "K3"}}, annFleet[0], annFleet[2]))
 	off.invalid = true // K is off the board, which openapi.yaml's pattern says too
-	r.refuse(off, 422, invalidMove, "cell", `"K1"`)
+	r.refuse(off, 400, "/problems/malformed-request", "", `fleet[0].cells[0]: `, `"K1"`, royale.CellSpelling)
 	r.refuse(r.move(ann, bad(annFleet[0], annFleet[1])), 422, invalidMove, "fleet", "enter 3 cards, not 2")
 	r.refuse(r.move(ann, map[string]any{"kind": "keep", "discard": []int{0, 1}}), 422, invalidMove, "action", "entered, not dealt")
 	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 2}), 422, invalidMove, "phase")
@@ -180,7 +182,9 @@ func TestRoyaleRefusalsAdvanced(t *testing.T) {
 	r.refuse(r.move(ann, map[string]any{"kind": "keep", "discard": []int{1, 1}}), 422, invalidMove, "discard")
 	r.refuse(r.move(ann, map[string]any{"kind": "keep", "discard": []int{1, 9}}), 422, invalidMove, "discard")
 	r.keepAll(1)
-	r.refuse(r.move(ann, map[string]any{"kind": "sonar", "line": "K"}), 422, invalidMove, "sonar")
+	offLine := r.move(ann, map[string]any{"kind": "sonar", "line": "K"})
+	offLine.invalid = true // no row K, which openapi.yaml's pattern says too
+	r.refuse(offLine, 400, "/problems/malformed-request", "", "line: ", `"K"`, royale.LineSpelling)
 	r.act(ann, 1, map[string]any{"kind": "roll", "die": 2})
 	r.refuse(r.move(ann, map[string]any{"kind": "sonar", "line": "A"}), 422, invalidMove, "sonar", "start of a turn")
 	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A1", "A2", "A3"}}), 422, invalidMove, "shot")

@@ -101,33 +101,43 @@ type RoyaleActionInput struct {
 	Card    int               `json:"card,omitempty"`
 }
 
-// CardInput is a ship card as a player types it: cells are read here, so
-// that a cell off the board is refused by the rules (royale.ErrCell), like
-// any other bad move, rather than as a body that does not read.
+// CardInput is a ship card as a player types it: its cells are read here,
+// in their one spelling (royale.ParseCell).
 type CardInput struct {
 	Kind  royale.Kind `json:"kind"`
 	Cells []string    `json:"cells"`
 	Bonus int         `json:"bonus,omitempty"`
 }
 
-// action is the input as the engine's action, its cells read.
+// action is the input as the engine's action, its cells and sonar line read
+// in their one spelling and written in it (upper case), as the action is
+// stored and its event tells it. A misspelt one is refused naming its field
+// (royale.ErrCell, royale.ErrLine).
 func (in RoyaleActionInput) action() (royale.Action, error) {
-	act := royale.Action{Player: in.Player, Kind: in.Kind, Discard: in.Discard, Line: in.Line, Die: in.Die, Card: in.Card}
+	act := royale.Action{Player: in.Player, Kind: in.Kind, Discard: in.Discard, Die: in.Die, Card: in.Card}
+	if in.Line != "" || in.Kind == royale.ActSonar {
+		line, err := royale.ParseLine(in.Line)
+		if err != nil {
+			return act, fmt.Errorf("line: %w", err)
+		}
+		act.Line = line.String()
+	}
 	var err error
-	if act.Cells, err = parseCells(in.Cells); err != nil {
+	if act.Cells, err = parseCells("cells", in.Cells); err != nil {
 		return act, err
 	}
 	for i, c := range in.Fleet {
 		card := royale.Card{Kind: c.Kind, Bonus: c.Bonus}
-		if card.Cells, err = parseCells(c.Cells); err != nil {
-			return act, fmt.Errorf("card %d: %w", i+1, err)
+		if card.Cells, err = parseCells(fmt.Sprintf("fleet[%d].cells", i), c.Cells); err != nil {
+			return act, err
 		}
 		act.Fleet = append(act.Fleet, card)
 	}
 	return act, nil
 }
 
-func parseCells(in []string) ([]royale.Cell, error) {
+// parseCells reads the cells of field, naming the one misspelt.
+func parseCells(field string, in []string) ([]royale.Cell, error) {
 	if in == nil {
 		return nil, nil
 	}
@@ -135,7 +145,7 @@ func parseCells(in []string) ([]royale.Cell, error) {
 	for i, s := range in {
 		x, err := royale.ParseCell(s)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
 		}
 		out[i] = x
 	}

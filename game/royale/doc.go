@@ -16,6 +16,16 @@
 // decisions, and the engine's own where ROYALE.md is silent too. The option
 // that changes a rule is named where one exists.
 //
+// The board:
+//
+//   - A cell has one spelling (CellSpelling): a row letter A-J in either
+//     case, then a column number 1-10 without a leading zero, and nothing
+//     before, between or after ("B7", "b7", "J10"; not " B7", "B7 ", "B07"
+//     or "K1"). A sonar line is a row letter or a column number, likewise
+//     (LineSpelling: "C", "c", "7"; not " C" or "07"). Tally writes both
+//     upper case, in views, stored actions and events. Any other text is no
+//     cell (ErrCell) or no line (ErrLine), never read loosely.
+//
 // Cards and fleets:
 //
 //   - A dealt card's bonus number is the ship's length minus one (ROYALE.md

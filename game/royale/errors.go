@@ -3,7 +3,8 @@ package royale
 import "errors"
 
 // The ways a game setup or an action can be refused, besides a cell (ErrCell),
-// a card (ErrCard) or a fleet (ErrFleet) that is no such thing. Every refusal
+// a sonar line (ErrLine), a card (ErrCard) or a fleet (ErrFleet) that is no
+// such thing. Every refusal
 // wraps exactly one of them with %w and says in plain words what was wrong,
 // so callers test with errors.Is and map each to a response in one place.
 var (
@@ -26,7 +27,7 @@ var (
 	// shot before the roll.
 	ErrDie = errors.New("not a roll of the die")
 	// ErrSonar: sonar not allowed (standard game, none left, used this turn,
-	// not at the start of the turn) or no such line.
+	// not at the start of the turn).
 	ErrSonar = errors.New("sonar not allowed")
 	// ErrDiscard: the wrong number of discards, one repeated or out of the
 	// hand, or the submarine.

@@ -9,7 +9,7 @@ import (
 )
 
 // sentinels are every error a refusal may wrap.
-var sentinels = []error{ErrCell, ErrCard, ErrFleet, ErrSetup, ErrOptions, ErrPhase, ErrOutOfTurn, ErrUnknownPlayer,
+var sentinels = []error{ErrCell, ErrLine, ErrCard, ErrFleet, ErrSetup, ErrOptions, ErrPhase, ErrOutOfTurn, ErrUnknownPlayer,
 	ErrShot, ErrTooManyShots, ErrDie, ErrSonar, ErrDiscard, ErrGameOver, ErrNotDone, ErrBadAction}
 
 func checkRefusal(t *testing.T, err error) {
@@ -115,7 +115,7 @@ func FuzzShots(f *testing.F) {
 			a := Action{Kind: kinds[b.next()%len(kinds)], Player: game.PlayerID(b.next() % 5)}
 			switch a.Kind {
 			case ActSonar:
-				a.Line = []string{"A", "j", "5", "10", "K", "0", ""}[b.next()%7]
+				a.Line = []string{"A", "j", "5", "10", "K", "0", "", " j", "01"}[b.next()%9]
 			case ActRoll:
 				a.Die = b.next()%5 - 1
 			case ActShoot, ActBonus:

@@ -47,7 +47,7 @@ type Action struct {
 	Discard []int         `json:"discard,omitempty"`
 	Fleet   Fleet         `json:"fleet,omitempty"`
 	Salt    []byte        `json:"salt,omitempty"`
-	Line    string        `json:"line,omitempty"` // sonar: "A".."J" (any case) or "1".."10"
+	Line    string        `json:"line,omitempty"` // sonar: as ParseLine reads it, "A".."J" or "1".."10"
 	Die     int           `json:"die,omitempty"`
 	Cells   []Cell        `json:"cells,omitempty"`
 	Card    int           `json:"card,omitempty"` // advanced bonus: 1-based number of the trophy (View Trophies order) to use; 0 = the first unused

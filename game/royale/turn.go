@@ -1,10 +1,6 @@
 package royale
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "fmt"
 
 // This file is a turn (ROYALE.md 3): sonar, the roll, the die's shots
 // (standard: one at a time; advanced: one volley), bonus shots, and done.
@@ -161,7 +157,7 @@ func (g *Game) useSonar(i int, line string) (Outcome, error) {
 	if g.opts.Mode != Advanced {
 		return Outcome{}, fmt.Errorf("%w: the standard game has no sonar", ErrSonar)
 	}
-	name, on, err := parseLine(line)
+	on, err := ParseLine(line)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -200,33 +196,19 @@ func (g *Game) useSonar(i int, line string) (Outcome, error) {
 		g.t.sonarUsed = true
 	}
 	ping := g.ping(on)
-	g.sonar = append(g.sonar, SonarCall{Player: s.player, Line: name, Ping: ping})
+	g.sonar = append(g.sonar, SonarCall{Player: s.player, Line: on.String(), Ping: ping})
 	return Outcome{Ping: &ping}, nil
 }
 
-// parseLine reads a sonar's line: a row letter A-J (any case) or a column
-// 1-10. It returns the line as written out and a test for its cells.
-func parseLine(line string) (string, func(Cell) bool, error) {
-	t := strings.ToUpper(strings.TrimSpace(line))
-	if len(t) == 1 && t[0] >= 'A' && t[0] < 'A'+Size {
-		row := int(t[0] - 'A')
-		return t, func(x Cell) bool { return x.Row == row }, nil
-	}
-	if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= Size && t[0] != '+' && t[0] != '0' {
-		return t, func(x Cell) bool { return x.Col == n-1 }, nil
-	}
-	return "", nil, fmt.Errorf("%w: no line %q (a row A-J or a column 1-10)", ErrSonar, line)
-}
-
 // ping reports whether any card afloat, anyone's, has a cell on the line.
-func (g *Game) ping(on func(Cell) bool) bool {
+func (g *Game) ping(on Line) bool {
 	for _, s := range g.seats {
 		for j, c := range s.fleet {
 			if s.sunk[j] {
 				continue
 			}
 			for _, x := range c.Cells {
-				if on(x) {
+				if on.Holds(x) {
 					return true
 				}
 			}

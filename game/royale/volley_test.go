@@ -22,11 +22,14 @@ func TestAdvancedGame(t *testing.T) {
 	if v := g.View(0); !v.CanSonar || v.Players[0].Sonars != 1 || v.Players[1].Sonars != 1 {
 		t.Fatalf("the base sonar: %+v", v)
 	}
-	refuse(t, g, sonar(1, "K"), ErrSonar)
-	refuse(t, g, sonar(1, "0"), ErrSonar)
-	refuse(t, g, sonar(1, "11"), ErrSonar)
+	for _, line := range []string{"K", "0", "11", "01", " C", "j ", ""} {
+		refuse(t, g, sonar(1, line), ErrLine)
+	}
 	if o := apply(t, g, sonar(1, "a")); o.Ping == nil || !*o.Ping {
 		t.Fatalf("sonar on row A: %+v", o)
+	}
+	if calls := g.View(0).Sonar; len(calls) != 1 || calls[0].Line != "A" {
+		t.Fatalf("sonar on row a is written %+v", calls)
 	}
 	refuse(t, g, sonar(1, "B"), ErrSonar)
 	apply(t, g, roll(1, 3))
