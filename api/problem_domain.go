@@ -31,7 +31,9 @@ var ruleCodes = []struct {
 }
 
 // royaleRules are the stable codes of the Battleship Royale rules a move
-// can break (ROYALE.md 5), sent as the problem's `rule`.
+// can break (ROYALE.md 5), sent as the problem's `rule`: one code per
+// fault, as openapi.yaml's Problem lists them. A misspelt cell or sonar
+// line is no move at all but a request that does not read (domainKinds).
 var royaleRules = []struct {
 	err  error
 	code string
@@ -40,9 +42,12 @@ var royaleRules = []struct {
 	{royale.ErrFleet, "fleet"},
 	{royale.ErrDiscard, "discard"},
 	{royale.ErrPhase, "phase"},
-	{royale.ErrShot, "shot"},
+	{royale.ErrShot, "already-shot"},
 	{royale.ErrTooManyShots, "too-many-shots"},
+	{royale.ErrTooFewShots, "too-few-shots"},
 	{royale.ErrDie, "die"},
+	{royale.ErrSecondRoll, "second-roll"},
+	{royale.ErrRollFirst, "roll-first"},
 	{royale.ErrSonar, "sonar"},
 	{royale.ErrNotDone, "not-done"},
 	{royale.ErrBadAction, "action"},

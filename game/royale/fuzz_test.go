@@ -10,16 +10,21 @@ import (
 
 // sentinels are every error a refusal may wrap.
 var sentinels = []error{ErrCell, ErrLine, ErrCard, ErrFleet, ErrSetup, ErrOptions, ErrPhase, ErrOutOfTurn, ErrUnknownPlayer,
-	ErrShot, ErrTooManyShots, ErrDie, ErrSonar, ErrDiscard, ErrGameOver, ErrNotDone, ErrBadAction}
+	ErrShot, ErrTooManyShots, ErrTooFewShots, ErrDie, ErrSecondRoll, ErrRollFirst, ErrSonar, ErrDiscard, ErrGameOver, ErrNotDone, ErrBadAction}
 
+// checkRefusal fails t unless err wraps exactly one sentinel: one rule a
+// refusal names, so one code the API sends for it.
 func checkRefusal(t *testing.T, err error) {
 	t.Helper()
+	var named []error
 	for _, s := range sentinels {
 		if errors.Is(err, s) {
-			return
+			named = append(named, s)
 		}
 	}
-	t.Fatalf("a refusal wrapping no sentinel: %v", err)
+	if len(named) != 1 {
+		t.Fatalf("a refusal wrapping %d sentinels %v, not one: %v", len(named), named, err)
+	}
 }
 
 // bytesOf hands out data a byte at a time, then zeros.

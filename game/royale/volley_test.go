@@ -33,9 +33,9 @@ func TestAdvancedGame(t *testing.T) {
 	}
 	refuse(t, g, sonar(1, "B"), ErrSonar)
 	apply(t, g, roll(1, 3))
-	refuse(t, g, shoot(t, 1, "A1 A2"), ErrShot)
+	refuse(t, g, shoot(t, 1, "A1 A2"), ErrTooFewShots)
 	refuse(t, g, shoot(t, 1, "A1 A2 A1"), ErrShot)
-	refuse(t, g, shoot(t, 1, "A1 A2 A3 A4"), ErrShot)
+	refuse(t, g, shoot(t, 1, "A1 A2 A3 A4"), ErrTooManyShots)
 	refuse(t, g, end(1), ErrNotDone)
 	o := apply(t, g, shoot(t, 1, "A1 A2 A3"))
 	if !reflect.DeepEqual(o.Shots, []Shot{{cell(t, "A1"), 3}, {cell(t, "A2"), 2}, {cell(t, "A3"), 2}}) {
@@ -82,7 +82,7 @@ func TestAdvancedGame(t *testing.T) {
 		t.Fatalf("the battleship: %+v", o)
 	}
 	refuse(t, g, sonar(3, "A"), ErrSonar) // a battleship earns no sonar
-	refuse(t, g, bonus(t, 3, "J9 J10", 0), ErrShot)
+	refuse(t, g, bonus(t, 3, "J9 J10", 0), ErrTooFewShots)
 	refuse(t, g, bonus(t, 3, "J9 J10 D1", 0), ErrShot)
 	o = apply(t, g, bonus(t, 3, "J9 J10 G9", 0))
 	if !reflect.DeepEqual(o.Eliminated, []game.PlayerID{1}) || g.Turn() != 3 || o.Result != nil {
