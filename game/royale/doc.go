@@ -29,8 +29,9 @@
 // Cards and fleets:
 //
 //   - A dealt card's bonus number is the ship's length minus one (ROYALE.md
-//     Decision). A sunk submarine earns a sonar and no shots, whatever its
-//     card says.
+//     Decision), the submarine's (2) included. A sunk submarine earns a
+//     sonar and no shots, whatever its card says, so its bonus number is
+//     kept as the card shows it, dealt or entered, and changes nothing.
 //   - Within one fleet no two surface ships share a cell; a submarine may
 //     share cells with a ship (not with another submarine: a standard hand
 //     may hold two), and different players' cards may share cells freely
@@ -42,8 +43,12 @@
 //     included; everyone keeps all but 2, never discarding the submarine.
 //   - Fleets entered (option fleet: entered): the standard fleet is
 //     KeepSize cards of any kinds without bonus numbers; the advanced fleet
-//     is exactly one submarine (bonus 0) and KeepSize-1 surface ships with
-//     the bonus numbers printed on them (0 to 5).
+//     is exactly one submarine and KeepSize-1 surface ships. Each surface
+//     ship is entered with the bonus number printed on it, 1 to 5, which is
+//     required: one left out would silently earn no shots when it sinks.
+//     The submarine's bonus number is taken as printed (1 to 5) when given,
+//     as a dealt submarine carries one, and may be left out, since it earns
+//     a sonar and never shots.
 //   - Each player keeps or enters once, with a salt of SaltSize bytes, in
 //     any order; play starts with the last fleet, and the commitments are
 //     fixed then. Keeping or entering again is refused (ErrPhase).

@@ -46,8 +46,8 @@ func (g *Game) keep(i int, discard []int, salt []byte) (Outcome, error) {
 
 // enter takes the cards a player typed in as seat i's fleet: in the
 // standard game KeepSize cards of any kinds without bonus numbers; in the
-// advanced game one submarine (bonus 0) and KeepSize-1 surface ships with
-// their printed bonus numbers.
+// advanced game one submarine, with its printed bonus number or none, and
+// KeepSize-1 surface ships, each with its printed bonus number.
 func (g *Game) enter(i int, f Fleet, salt []byte) (Outcome, error) {
 	s := &g.seats[i]
 	if g.opts.Fleet != Entered {
@@ -78,8 +78,11 @@ func (g *Game) checkEntered(f Fleet) error {
 		switch {
 		case g.opts.Mode == Standard && c.Bonus != 0:
 			return fmt.Errorf("card %d: %w: a standard card has no bonus number (%d given)", j+1, ErrCard, c.Bonus)
-		case c.Kind == Submarine && c.Bonus != 0:
-			return fmt.Errorf("card %d: %w: a submarine has no bonus number (%d given)", j+1, ErrCard, c.Bonus)
+		case g.opts.Mode == Advanced && c.Kind != Submarine && c.Bonus == 0:
+			// Sinking it earns its bonus number of shots: a number left
+			// out would silently earn none.
+			return fmt.Errorf("card %d: %w: the %s's bonus number is missing: enter the number printed on the card, 1 to %d",
+				j+1, ErrCard, c.Kind, maxBonus)
 		}
 	}
 	if subs := countKind(f, Submarine); g.opts.Mode == Advanced && subs != 1 {

@@ -85,8 +85,8 @@ func FuzzEnter(f *testing.F) {
 			if c.Kind == Submarine {
 				subs++
 			}
-			if (mode == Standard || c.Kind == Submarine) && c.Bonus != 0 {
-				t.Fatalf("accepted card %d with bonus %d", i, c.Bonus)
+			if mode == Standard && c.Bonus != 0 || mode == Advanced && c.Kind != Submarine && c.Bonus == 0 {
+				t.Fatalf("accepted %s card %d with bonus %d", mode, i, c.Bonus)
 			}
 			if !reflect.DeepEqual(g.View(1).Fleet[i].Card, c) {
 				t.Fatalf("kept %+v, entered %+v", g.View(1).Fleet[i].Card, c)

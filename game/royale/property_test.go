@@ -59,10 +59,13 @@ func fleetAction(t testing.TB, r *rand.Rand, g *Game, p game.PlayerID, seed stri
 	}
 	f := h[:KeepSize(g.opts.Mode, n)]
 	for i := range f {
-		if g.opts.Mode == Advanced && f[i].Kind != Submarine {
-			f[i].Bonus = r.Intn(maxBonus + 1)
-		} else {
+		switch {
+		case g.opts.Mode == Standard:
 			f[i].Bonus = 0
+		case f[i].Kind == Submarine:
+			f[i].Bonus = r.Intn(maxBonus + 1) // as printed, or none
+		default:
+			f[i].Bonus = 1 + r.Intn(maxBonus)
 		}
 	}
 	return Action{Player: p, Kind: ActEnter, Fleet: f, Salt: salt}
