@@ -328,7 +328,8 @@ type (
 )
 
 // Commitment is one fleet's commitment: SHA-256 over a salt and the fleet's
-// canonical encoding (royale.Fleet.Commitment), in hex.
+// canonical encoding (royale.Fleet.Commitment, docs/royale-commitment.md),
+// in hex.
 type Commitment struct {
 	Player     game.PlayerID `json:"player"`
 	Commitment string        `json:"commitment"`
