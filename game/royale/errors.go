@@ -2,11 +2,11 @@ package royale
 
 import "errors"
 
-// The ways a game setup or an action can be refused, besides a cell (ErrCell),
-// a sonar line (ErrLine), a card (ErrCard) or a fleet (ErrFleet) that is no
-// such thing. Every refusal
-// wraps exactly one of them with %w and says in plain words what was wrong,
-// so callers test with errors.Is and map each to a response in one place.
+// The ways a game setup or an action can be refused, besides a cell
+// (ErrCell), a sonar line (ErrLine), a card (ErrCard) or a fleet (ErrFleet)
+// that is no such thing. Every refusal wraps exactly one of them with %w,
+// one per fault, and says in plain words what was wrong, so callers test
+// with errors.Is and map each to a response in one place.
 var (
 	// ErrSetup: the game cannot start as set up (players, first player,
 	// hands, carried pot).
