@@ -48,7 +48,7 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 			return nil, fmt.Errorf("%w: Battleship Royale is played by %d to %d players, and %d sit at the table",
 				ErrInvalid, royale.MinPlayers, royale.MaxPlayers, len(seats))
 		}
-		setup := royale.Setup{Options: *st.row.Royale, Players: seats, First: in.First,
+		setup := royale.Setup{Rules: royale.CurrentRules, Options: *st.row.Royale, Players: seats, First: in.First,
 			CarriedPot: w.books().Balance(ledger.Pot)}
 		if setup.First == 0 {
 			setup.First = seats[0]
@@ -75,8 +75,8 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 				return nil, err
 			}
 		}
-		ev, err := w.emit("royale.started", royaleStarted{Game: number, Options: setup.Options, Players: seats,
-			First: setup.First, CarriedPot: setup.CarriedPot})
+		ev, err := w.emit("royale.started", royaleStarted{Game: number, Rules: setup.Rules, Options: setup.Options,
+			Players: seats, First: setup.First, CarriedPot: setup.CarriedPot})
 		if err != nil {
 			return nil, err
 		}
@@ -284,8 +284,12 @@ func (w *writer) recordRoyale(g *royaleGame, act royale.Action, byHost bool, out
 
 // The payloads of the Battleship Royale audit events.
 type (
+	// royaleStarted is a game set up. Rules, the version of the rules
+	// it is refereed by, is absent for the games set up before games
+	// named theirs (royale.Rules0).
 	royaleStarted struct {
 		Game       int             `json:"game"`
+		Rules      royale.Rules    `json:"rules,omitempty"`
 		Options    royale.Options  `json:"options"`
 		Players    []game.PlayerID `json:"players"`
 		First      game.PlayerID   `json:"first"`

@@ -8,7 +8,8 @@
 // A game is replayed from its Setup plus the ordered Actions applied to it.
 // Game.Apply either applies an action whole or refuses it and changes
 // nothing; every refusal wraps one sentinel error (ErrShot, ErrOutOfTurn,
-// ...) with %w and says in plain words what was wrong.
+// ...) with %w and says in plain words what was wrong. Game.Replay applies
+// an action taken before, under the rules the game was set up with (below).
 //
 // # House rules
 //
@@ -127,4 +128,25 @@
 //   - A shot cell shows "miss", "hit" (with the number of cards hit) or
 //     "sunk" once every card that covered it has sunk; a sunk card's cell
 //     still under a card afloat shows "hit" (ROYALE.md 3, sunk markers).
+//
+// # Versions of the rules
+//
+// The rules above are Rules1 (CurrentRules), which every new game is set
+// up with and named by (Setup.Rules). A game is refereed to its end by the
+// rules it was set up under, so that what was decided stays decided: its
+// stored actions replay, and audit, as they were taken. Games set up before
+// setups named their rules are Rules0, which differed in three things:
+//
+//   - The indivisible units of an abandoned game's pot, and of the pot of a
+//     table closed after the game, went one each in seat order, and still
+//     do for such a game (Setup.ReturnOrder).
+//   - A sonar line was taken with spaces around it (" j" for row J).
+//   - An advanced surface ship could be entered without its bonus number,
+//     taken as 0: it earns no shots when it sinks.
+//
+// The last two are input: Replay reads such a game's stored actions as
+// Rules0 took them, while new input (Apply) is read as the rules above say
+// in every game, Rules0's still in play too. (Rules0 took cells loosely as
+// well, " B2", but stored them in their one spelling, which replays as it
+// is.)
 package royale

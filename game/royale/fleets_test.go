@@ -10,13 +10,13 @@ import (
 	"github.com/tally-dice/tally/game"
 )
 
-// dealt starts a game with fleets dealt from a stream seeded with seed,
-// players 1..n, player 1 first.
+// dealt starts a game under the current rules with fleets dealt from a
+// stream seeded with seed, players 1..n, player 1 first.
 func dealt(t testing.TB, o Options, n int, seed string) *Game {
 	t.Helper()
 	o = o.WithDefaults()
 	o.Fleet = Dealt
-	s := Setup{Options: o, First: 1, Hands: map[game.PlayerID]Fleet{}}
+	s := Setup{Rules: CurrentRules, Options: o, First: 1, Hands: map[game.PlayerID]Fleet{}}
 	r := newStream(seed)
 	for i := range n {
 		p := game.PlayerID(i + 1)

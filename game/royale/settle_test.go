@@ -123,7 +123,7 @@ func TestAbandonPaysTheLeftoverInPlayOrder(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("player %s first, %d carried", tc.first, tc.carried), func(t *testing.T) {
 			t.Parallel()
-			g, err := NewGame(Setup{Options: Options{Fleet: Entered, Ante: 5}, Players: []game.PlayerID{1, 2, 3},
+			g, err := NewGame(Setup{Rules: CurrentRules, Options: Options{Fleet: Entered, Ante: 5}, Players: []game.PlayerID{1, 2, 3},
 				First: tc.first, CarriedPot: tc.carried})
 			if err != nil {
 				t.Fatal(err)

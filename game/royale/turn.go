@@ -169,12 +169,17 @@ func (g *Game) pass() {
 	g.t = turnState{}
 }
 
-// useSonar answers a sonar on a row or column (advanced game).
-func (g *Game) useSonar(i int, line string) (Outcome, error) {
+// useSonar answers a sonar on a row or column (advanced game); with rules0
+// set the line is read as Rules0 took it.
+func (g *Game) useSonar(i int, line string, rules0 bool) (Outcome, error) {
 	if g.opts.Mode != Advanced {
 		return Outcome{}, fmt.Errorf("%w: the standard game has no sonar", ErrSonar)
 	}
-	on, err := ParseLine(line)
+	parse := ParseLine
+	if rules0 {
+		parse = parseLineRules0
+	}
+	on, err := parse(line)
 	if err != nil {
 		return Outcome{}, err
 	}
