@@ -98,7 +98,13 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	}
 	// Tally's append-only guards and its money's guards are triggers on the
 	// distributed tables; each reads only the row it fires for, or the
-	// transaction's own setting, and so never reaches another shard.
+	// transaction's own setting, and so never reaches another shard. The
+	// round status guard (migration 10) reads its table's events too: the
+	// colocated shard on the same node, which Citus reads in the same
+	// backend and transaction. Citus takes these triggers only with
+	// citus.enable_unsafe_triggers, set here for the tables' transaction; a
+	// migration that adds a trigger to a table distributed already sets it
+	// itself (migration 10 says how, docs/citus.md).
 	//
 	// The rows a table holds already are copied into its shards, which
 	// fires its insert guards: they stand aside for the copy (legacy

@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,5 +64,50 @@ func TestDistributeTakesTurns(t *testing.T) {
 	var free bool
 	if err := holder.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", db.DistributeLock).Scan(&free); err != nil || !free {
 		t.Fatalf("the distribution lock is still held after Distribute returned (%v)", err)
+	}
+}
+
+// TestAMigrationAddsItsTriggerToDistributedTables: migration 10 adds the
+// round status guard to rounds, which on a Citus database being upgraded
+// is distributed already (at version 9, distributed as `tallyd migrate up
+// --citus` left it). Citus takes the trigger only when told it is wanted,
+// and sends it to the shards as the text of the one statement that made
+// it; the migration does both, so the guard is on every shard of rounds
+// (and on plain PostgreSQL, on rounds) as on a database distributed after
+// its migrations.
+func TestAMigrationAddsItsTriggerToDistributedTables(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dsn := dbtest.DSNAt(t, 9)
+	owner := dbtest.OwnerDSN(t, dsn)
+	if dbtest.Citus() {
+		if _, err := db.Distribute(ctx, owner); err != nil {
+			t.Fatalf("distribute at version 9: %v", err)
+		}
+	}
+	if v, want := dbtest.Upgrade(t, dsn), latestMigration(t); v != want {
+		t.Fatalf("upgraded to version %d, want %d", v, want)
+	}
+	conn, err := pgx.Connect(ctx, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	const guarded = `SELECT count(*) FROM pg_trigger WHERE tgrelid = '%s'::regclass
+		AND tgfoid = 'public.tally_round_status_guard'::regproc AND tgdeferrable AND tginitdeferred AND tgenabled = 'O'`
+	var tables, with int
+	if err := conn.QueryRow(ctx, strings.Replace(guarded, "%s", "public.rounds", 1)).Scan(&with); err != nil || with != 1 {
+		t.Fatalf("rounds has %d round status guards (%v), want 1", with, err)
+	}
+	if !dbtest.Citus() {
+		return
+	}
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE success AND result = '1')
+		FROM run_command_on_shards('public.rounds', $1)`, guarded).Scan(&tables, &with); err != nil {
+		t.Fatal(err)
+	}
+	if tables == 0 || with != tables {
+		t.Fatalf("the round status guard is on %d of rounds' %d shards", with, tables)
 	}
 }

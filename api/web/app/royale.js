@@ -257,7 +257,7 @@ function entryForm(s, g, player) {
     g.options.mode === 'advanced' && h('input.bonus', { type: 'number', min: 0, max: 5, 'aria-label': `card ${i + 1}: its bonus number`,
       value: c.bonus, oninput: (e) => { c.bonus = Number(e.target.value) || 0; } })));
   return h('div.enter', h('p', g.options.mode === 'advanced'
-    ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship.`
+    ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship (and on the submarine, if it shows one).`
     : `Type the ${n} ship cards you hold, as the cards show them.`), rows,
   h('button.primary', { type: 'button', 'data-testid': 'enter', disabled: u.busy, onclick: () => act(s, g, {
     player, kind: 'enter', fleet: cards.map((c) => ({ kind: c.kind, cells: c.cells.split(/[\s,]+/).filter(Boolean),
