@@ -40,6 +40,10 @@ func (c *DiceCheck) explain(subject string, checked int) {
 	}
 	seen := fmt.Sprintf("Of %s thrown, %s showed %d %s%s of the time: %s, where fair dice would show it %s (a sixth of %s).",
 		dice(c.Throws), subject, face, only, shareWords(share), times(count), fairTimes(want), thousands(c.Throws))
+	if count == 0 {
+		seen = fmt.Sprintf("Of %s thrown, %s never showed %d, where fair dice would show it %s (a sixth of %s).",
+			dice(c.Throws), subject, face, fairTimes(want), thousands(c.Throws))
+	}
 	odds := oddsWords(c.PValue)
 	switch {
 	case c.Verdict == VerdictFair:

@@ -184,6 +184,11 @@ func TestExplanations(t *testing.T) {
 			verdict: VerdictFlagged, summary: "look loaded",
 			text: "Of 600 dice thrown, Bob's dice showed 6 a third of the time: 200 times, where fair dice would show it 100 times (a sixth of 600). " +
 				"Fair dice come out this uneven by chance less than once in a million times: Bob's dice look loaded."},
+		// χ² = (100² + 5·20²)/100 = 120, as above: a face never shown.
+		{name: "a face never shown", f: Faces{0, 120, 120, 120, 120, 120}, checked: 1,
+			verdict: VerdictFlagged, summary: "look loaded",
+			text: "Of 600 dice thrown, Bob's dice never showed 1, where fair dice would show it 100 times (a sixth of 600). " +
+				"Fair dice come out this uneven by chance less than once in a million times: Bob's dice look loaded."},
 		// χ² = (30² + 30²)/100 = 18, p = 0.00294: flagged but not beyond
 		// doubt. 5 and 6 are equally far off; 5 is named. 70/600 = 0.117 is
 		// within 0.015 of an eighth; 1/p = 340; 1 - 0.99³ = 3%.
