@@ -33,14 +33,21 @@ type twins struct {
 }
 
 // newTwins makes n tables from one body, each in its own database so that
-// their ids are the same, and joins phones from each.
+// their ids are the same, and joins phones from each. The host's own seat,
+// when body names one (host), plays from the host's phone: its token is
+// the host's.
 func newTwins(t *testing.T, n int, body map[string]any, phones ...string) *twins {
 	t.Helper()
 	tw := &twins{t: t, askers: []string{"host", "audit"}}
+	host, _ := body["host"].(string)
 	for range n {
 		s := newScene(t, body)
 		toks := map[string]string{"host": s.tb.Host, "audit": s.tb.Audit}
 		for _, p := range phones {
+			if p == host {
+				toks[p] = s.tb.Host
+				continue
+			}
 			toks[p] = s.join(p)
 		}
 		tw.tables = append(tw.tables, s)
@@ -270,6 +277,30 @@ func reroll(player int64, dice, rethrow []int) map[string]any {
 	return body
 }
 
+// bothWays runs a test of hidden information twice: with a host who only
+// keeps the books, and with a host who plays seat (its phone is that
+// player's, so it sees that seat's closed rolls and none other).
+func bothWays(t *testing.T, seat string, test func(t *testing.T, host string)) {
+	for _, host := range []string{"", seat} {
+		name := "the host does not play"
+		if host != "" {
+			name = "the host plays " + host
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, host)
+		})
+	}
+}
+
+// withHost is a table's body with the host's own seat, if any.
+func withHost(body map[string]any, host string) map[string]any {
+	if host != "" {
+		body["host"] = host
+	}
+	return body
+}
+
 // TestSealedCargoLeaksToNoOtherToken plays a bar round at a no-overdraft
 // per-point table three times, Bob's closed re-roll showing 3-2, 6-6 (an
 // automatic he could claim) or 5-5. Until the round ends, nobody but Bob
@@ -277,12 +308,17 @@ func reroll(player int64, dice, rethrow []int) map[string]any {
 // flagged the claimable 6-6), not by refusing the same bad throws for Bob
 // (whose words named the cargo, and whose rule depended on it), and not by
 // the refusal of the round's end for money a loser does not have (which
-// named the amount, made of the sealed score).
+// named the amount, made of the sealed score). It is played with a host who
+// does not play, and with the host playing Cy.
 func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
 	t.Parallel()
+	bothWays(t, "Cy", sealedCargoLeaksToNoOtherToken)
+}
+
+func sealedCargoLeaksToNoOtherToken(t *testing.T, host string) {
 	sealed := [][]int{{3, 2}, {6, 6}, {5, 5}}
-	tw := newTwins(t, len(sealed), map[string]any{"preset": "bar", "noOverdraft": true, "players": []string{"Ann", "Bob", "Cy"},
-		"options": map[string]any{"ante": 2, "payoff": "per-point", "stake": 1}}, "Ann", "Bob", "Cy")
+	tw := newTwins(t, len(sealed), withHost(map[string]any{"preset": "bar", "noOverdraft": true, "players": []string{"Ann", "Bob", "Cy"},
+		"options": map[string]any{"ante": 2, "payoff": "per-point", "stake": 1}}, host), "Ann", "Bob", "Cy")
 	tw.askers = append(tw.askers, "Ann", "Cy")
 	first := tw.tables[0]
 	ann, bob, cy := first.id("Ann"), first.id("Bob"), first.id("Cy")
@@ -330,10 +366,11 @@ func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
 	tw.refusedAlike("the auditor throws", "audit", actions, as(bob, roll(1, 1)), 403, "")
 	tw.refusedAlike("a whole turn for Bob", "host", "/rounds/1/turns",
 		map[string]any{"player": bob, "rolls": []any{map[string]any{"dice": []int{6, 5, 4, 1, 1}}}}, 422, "")
-	// A claim for Bob is refused alike where there is no automatic (at
-	// the 6-6 table it would be claimed, and the round would end: the
-	// claim is the lifting of the cup).
-	tw.refusedAlike("a claim for Bob", "host", actions, as(bob, map[string]any{"kind": "claim-automatic"}), 422, "", 0, 2)
+	// A claim for Bob is refused alike at every table, the 6-6 one too:
+	// only Bob's phone saw his dice, so only it may claim (the engine's
+	// answer would be the lifting of the cup).
+	tw.refusedAlike("a claim for Bob", "host", actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
+	tw.refusedAlike("Cy claims for Bob", "Cy", actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
 	tw.readsAlike("after the refusals")
 
 	// The host records Bob's stand: the answer is the host's view, alike
@@ -372,12 +409,17 @@ func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
 // re-roll names the dice picked up, and whether they are in the cargo
 // depends on the dice under the cup. Only the player's own phone may name
 // them; for everyone else the re-roll of the whole cargo is the same at
-// every table.
+// every table. It is played with a host who does not play, and with the
+// host playing Bob.
 func TestSealedCargoRefusalsAreAlike(t *testing.T) {
 	t.Parallel()
+	bothWays(t, "Bob", sealedCargoRefusalsAreAlike)
+}
+
+func sealedCargoRefusalsAreAlike(t *testing.T, host string) {
 	sealed := [][]int{{6, 3}, {6, 6}, {2, 2}}
-	tw := newTwins(t, len(sealed), map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"},
-		"options": map[string]any{"closedRolls": true, "automatic": true}}, "Ann", "Bob")
+	tw := newTwins(t, len(sealed), withHost(map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"},
+		"options": map[string]any{"closedRolls": true, "automatic": true}}, host), "Ann", "Bob")
 	tw.askers = append(tw.askers, "Bob")
 	ann := tw.tables[0].id("Ann")
 	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
@@ -398,7 +440,7 @@ func TestSealedCargoRefusalsAreAlike(t *testing.T) {
 	} {
 		tw.refusedAlike(fmt.Sprintf("a re-roll of %v for Ann", tc.rethrow), "host", actions, reroll(ann, tc.dice, tc.rethrow), 422, tc.rule)
 	}
-	tw.refusedAlike("a claim for Ann", "host", actions, as(ann, map[string]any{"kind": "claim-automatic"}), 422, "", 0, 2)
+	tw.refusedAlike("a claim for Ann", "host", actions, as(ann, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
 	tw.readsAlike("after the refusals")
 	// The whole cargo, re-rolled for Ann by the host, is recorded alike.
 	tw.streamAlike("Ann's last roll", "host", func() {

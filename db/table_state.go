@@ -128,6 +128,7 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.ActionEvents = append(p.ActionEvents, act.EventSeq)
 		p.ActionVoids = append(p.ActionVoids, int32(act.Voids))
 		p.ActionReasons = append(p.ActionReasons, act.Reason)
+		p.ActionByHost = append(p.ActionByHost, act.ByHost)
 	}
 	for _, t := range a.Turns {
 		p.TurnSeqs = append(p.TurnSeqs, int32(t.Seq))

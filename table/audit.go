@@ -504,7 +504,7 @@ func (au *audit) table(players []db.Player) {
 		}
 	}
 	for _, p := range players {
-		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat || s.Member != p.Member {
+		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat || s.Member != p.Member || s.Host != p.Host {
 			au.rep.ChainOK = false
 			au.problem("player %d (%s, seat %d) is not the player an event seated", p.ID, p.Name, p.Seat)
 		}
@@ -568,7 +568,7 @@ func (au *audit) actionProblem(a db.Action, recorded map[int64]bool) string {
 	if e.Kind != "round.action" || json.Unmarshal(e.Payload, &ev) != nil {
 		return fmt.Sprintf("names event %d, which records no action", a.EventSeq)
 	}
-	if ev.Round != a.Round || ev.Seq != a.Seq || !sameAction(ev.Action, a.Action) {
+	if ev.Round != a.Round || ev.Seq != a.Seq || ev.ByHost != a.ByHost || !sameAction(ev.Action, a.Action) {
 		return fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
 	}
 	return ""

@@ -117,7 +117,7 @@ func (w *writer) takeBack(number int, reason string) (RoundView, error) {
 	if err := pr.replay(w.st.rules()); err != nil {
 		return RoundView{}, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, number, err)
 	}
-	return liveView(number, pr.round, w.who), nil
+	return pr.liveView(w.who), nil
 }
 
 // roundVoided is the payload of round.voided: a correction (action seq of

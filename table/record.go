@@ -90,6 +90,11 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	if _, err := st.player(player); err != nil {
 		return RoundView{}, err
 	}
+	if actions[0].Kind == game.ActionClaimAutomatic {
+		if err := w.who.mayClaimFor(player, pr.hostThrew(player)); err != nil {
+			return RoundView{}, err
+		}
+	}
 	before := pr.round.State()
 	if err := turnOver(before, number, player, actions, whole != nil); err != nil {
 		return RoundView{}, err
@@ -108,21 +113,22 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 		}
 	}
 	w.recordTurns(pr, before, len(pr.actions)+len(actions))
+	byHost := w.who.byHost(player)
 	stored := make([]db.Action, len(actions))
 	for i, a := range actions {
 		seq := len(pr.actions) + i + 1
-		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a, Nonce: newNonce(a)})
+		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a, Nonce: newNonce(a), ByHost: byHost})
 		if err != nil {
 			return RoundView{}, err
 		}
-		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq}
+		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq, ByHost: byHost}
 	}
 	w.history.Round = number
 	w.history.Actions = append(w.history.Actions, stored...)
 	pr.actions = append(pr.actions, stored...)
 	res, over := pr.round.Result()
 	if !over {
-		return liveView(number, pr.round, w.who), nil
+		return pr.liveView(w.who), nil
 	}
 	end, err := w.settle(pr, res)
 	if errors.Is(err, ErrInsufficientFunds) && sealed {
@@ -173,6 +179,9 @@ type roundAction struct {
 	Action game.Action `json:"action"`
 	Round  int         `json:"round"`
 	Seq    int         `json:"seq"`
+	// ByHost: the host's phone recorded it for a player other than its
+	// own seat (db.Action.ByHost).
+	ByHost bool `json:"byHost,omitempty"`
 }
 
 // wholeTurn judges a whole turn: as a turn first (so its errors name the
