@@ -4,7 +4,7 @@
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { h, replace } from './dom.js';
+import { h, add, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
@@ -26,7 +26,7 @@ export function recoveryCard(s) {
   const live = ui.offer && Date.parse(ui.offer.expiresAt) > Date.now();
   const card = h('section.card', { 'data-testid': 'recovery' }, h('h2', 'Move the host role to another phone'));
   if (!live) {
-    card.append(h('p.muted.small', 'Phone lost, battery low, or someone else hosts next? Show a one-time code here and open it on the other phone: that phone becomes the host, and this one stops being the host at once.'),
+    add(card, h('p.muted.small', 'Phone lost, battery low, or someone else hosts next? Show a one-time code here and open it on the other phone: that phone becomes the host, and this one stops being the host at once.'),
       ui.offer && h('p.muted', 'The last code has expired.'),
       h('button.ghost', { type: 'button', 'data-testid': 'recovery-show', disabled: !!ui.busy, onclick: () => offer(s, ui) },
         ui.busy ? 'Making a code…' : 'Show a host recovery code'),
