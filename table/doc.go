@@ -28,7 +28,12 @@
 // of their table (tly_h_7.…), stored only as SHA-256 hashes. The host token
 // may do anything at its table, including recording any player's turn; a
 // player token records its own player's turns; the audit token reads
-// everything and writes nothing.
+// everything and writes nothing. A host who plays has a seat of its own,
+// named when the table is made (db.Player.Host): the host token is that
+// player's token too, and the seat moves with the host role. A closed
+// automatic is claimed only from the phone that saw the dice: the player's
+// own, or the host's when it recorded the player's latest throw (each round
+// action records whether the host's phone recorded it for someone else).
 //
 // A game of rounds (Scarne) keeps the players it began with until it is
 // won: seating a player, joining into a new seat and leaving are refused
