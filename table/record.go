@@ -90,7 +90,7 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	if _, err := st.player(player); err != nil {
 		return RoundView{}, err
 	}
-	if actions[0].Kind == game.ActionClaimAutomatic {
+	if len(actions) == 1 && actions[0].Kind == game.ActionClaimAutomatic {
 		if err := w.who.mayClaimFor(player, pr.hostThrew(player)); err != nil {
 			return RoundView{}, err
 		}
