@@ -452,3 +452,55 @@ func sealedCargoRefusalsAreAlike(t *testing.T, host string) {
 		s.auditOK()
 	})
 }
+
+// TestAClosedRollTheHostRecordedLeaksToNoOtherToken: Bob has no phone, and
+// the host's phone records his cargo re-roll under the cup as 3-2, 6-6 or
+// 5-5 at three tables. The host's phone typed the dice and may claim the
+// 6-6 for him; nobody else may tell the tables apart, nor claim for him,
+// with a host who does not play and with a host playing Ann.
+func TestAClosedRollTheHostRecordedLeaksToNoOtherToken(t *testing.T) {
+	t.Parallel()
+	bothWays(t, "Ann", closedRollTheHostRecordedLeaksToNoOtherToken)
+}
+
+func closedRollTheHostRecordedLeaksToNoOtherToken(t *testing.T, host string) {
+	sealed := [][]int{{3, 2}, {6, 6}, {5, 5}}
+	tw := newTwins(t, len(sealed), withHost(map[string]any{"preset": "bar", "players": []string{"Ann", "Bob", "Cy"}}, host), "Ann", "Cy")
+	tw.askers = []string{"audit", "Cy"}
+	if host == "" {
+		tw.askers = append(tw.askers, "Ann")
+	}
+	first := tw.tables[0]
+	bob := first.id("Bob")
+	actions := "/rounds/1/actions"
+	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
+	tw.ask("Ann's turn", "Ann", http.MethodPost, "/rounds/1/turns", map[string]any{"player": first.id("Ann"),
+		"rolls": []any{map[string]any{"dice": []int{6, 5, 4, 2, 2}}}})
+	tw.ask("Bob's open roll", "host", http.MethodPost, actions, as(bob, roll(6, 5, 4, 1, 2)))
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		rd := s.act(s.tb.Host, 1, as(bob, roll(sealed[i]...)))
+		if got := rd.Claimable == bob; got != (i == 1) {
+			t.Fatalf("table %d: the host that typed %v is told Bob may claim: %v", i, sealed[i], got)
+		}
+	})
+	tw.readsAlike("Bob's cargo under the cup, typed by the host")
+	for _, who := range []string{"Cy", "audit"} {
+		tw.refusedAlike("a claim for Bob", who, actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
+	}
+	// The host's answer differs: at the 6-6 table it may still claim.
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		s.act(s.tb.Host, 1, as(bob, map[string]any{"kind": "stand"}))
+	})
+	tw.readsAlike("Bob stood")
+	tw.streamAlike("Cy throws", "Cy", func() {
+		tw.ask("Cy's first roll", "Cy", http.MethodPost, actions, roll(6, 5, 4, 5, 6))
+	})
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		rd := s.act(tok["Cy"], 1, map[string]any{"kind": "stand"})
+		if rd.Status != "settled" || rd.Result.Automatic {
+			t.Fatalf("table %d: the round after Bob's unclaimed cup: %+v", i, rd)
+		}
+		openTo(t, s.round(tok["Cy"], 1), bob, sealed[i], "Cy after the round")
+		s.auditOK()
+	})
+}
