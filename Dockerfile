@@ -10,7 +10,7 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/tallyd ./cmd/tally
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/tallyd /tallyd
 ENV TALLY_ADDR=:8080
-EXPOSE 8080
+EXPOSE 8080 80 443
 USER nonroot:nonroot
 ENTRYPOINT ["/tallyd"]
 CMD ["serve"]

@@ -60,14 +60,19 @@ func (c countedConn) Write(b []byte) (int, error) {
 	return c.Conn.Write(b)
 }
 
+// Read counts a round trip when an answer arrives after something was
+// written. It looks once the read returns, not when it begins: pgx may be
+// reading already (its background reader) when it writes the next batch,
+// and the answer to that batch then ends a read that began before it.
 func (c countedConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
 	c.w.mu.Lock()
-	if c.w.wrote {
+	if n > 0 && c.w.wrote {
 		c.w.roundTrips++
 		c.w.wrote = false
 	}
 	c.w.mu.Unlock()
-	return c.Conn.Read(b)
+	return n, err
 }
 
 // tracer counts the statements pgx sends: one per query, one per queued

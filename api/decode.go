@@ -156,8 +156,11 @@ func describeJSONError(err error) string {
 // jsonKind names a Go kind the way a JSON user thinks of it.
 func jsonKind(k string) string {
 	switch k {
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+	case "int", "int8", "int16", "int32", "int64":
 		return "a whole number"
+	case "uint", "uint8", "uint16", "uint32", "uint64":
+		// A count (an action's seen): a negative one is refused here.
+		return "a whole number, 0 or more"
 	case "float32", "float64":
 		return "a number"
 	case "string":

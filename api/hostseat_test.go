@@ -69,7 +69,8 @@ func TestTheHostPlaysItsOwnSeat(t *testing.T) {
 	}
 	s.expectMoney(0, map[string]int64{"Ann": 4, "Bob": -2, "Cy": -2})
 
-	// Her throws and her claim are hers, not the host's for her.
+	// Her throws and her claim are hers, not the host's for her: each
+	// event says so (false), as every round action's does now.
 	var log struct {
 		Events []struct {
 			Kind    string         `json:"kind"`
@@ -81,7 +82,7 @@ func TestTheHostPlaysItsOwnSeat(t *testing.T) {
 	for _, e := range log.Events {
 		if e.Kind == "round.action" {
 			acts++
-			if e.Payload["byHost"] != nil {
+			if e.Payload["byHost"] != false {
 				t.Fatalf("the host's own throw is logged as the host's for another: %+v", e.Payload)
 			}
 		}

@@ -476,7 +476,8 @@ func closedRollTheHostRecordedLeaksToNoOtherToken(t *testing.T, host string) {
 	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
 	tw.ask("Ann's turn", "Ann", http.MethodPost, "/rounds/1/turns", map[string]any{"player": first.id("Ann"),
 		"rolls": []any{map[string]any{"dice": []int{6, 5, 4, 2, 2}}}})
-	tw.ask("Bob's open roll", "host", http.MethodPost, actions, as(bob, roll(6, 5, 4, 1, 2)))
+	var open fullRound
+	tw.ask("Bob's open roll", "host", http.MethodPost, actions, as(bob, roll(6, 5, 4, 1, 2))).decode(t, &open)
 	tw.each(func(i int, s *scene, tok map[string]string) {
 		rd := s.act(s.tb.Host, 1, as(bob, roll(sealed[i]...)))
 		if got := rd.Claimable == bob; got != (i == 1) {
@@ -487,6 +488,24 @@ func closedRollTheHostRecordedLeaksToNoOtherToken(t *testing.T, host string) {
 	for _, who := range []string{"Cy", "audit"} {
 		tw.refusedAlike("a claim for Bob", who, actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
 	}
+	// A write entered before the closed throw is refused alike at every
+	// table, the host's own included: the host's phone recorded a throw
+	// under the cup for Bob, never which.
+	const detail = "The host's phone already recorded a throw under the cup for Bob"
+	for _, tc := range []struct {
+		what, who string
+		body      map[string]any
+	}{
+		{"a claim for Bob", "host", seen(open.Actions, as(bob, map[string]any{"kind": "claim-automatic"}))},
+		{"a stand for Bob", "host", seen(open.Actions, as(bob, map[string]any{"kind": "stand"}))},
+		{"Cy's throw", "Cy", seen(open.Actions, roll(6, 5, 4, 3, 3))},
+	} {
+		r := tw.ask(tc.what, tc.who, http.MethodPost, actions, tc.body)
+		if p := r.problem(t); r.status != http.StatusConflict || p.Type != recordedSince || p.Detail != detail {
+			t.Errorf("%s (as %s): %d %s, want 409 %s saying %q", tc.what, tc.who, r.status, r.body, recordedSince, detail)
+		}
+	}
+	tw.readsAlike("after the refusals")
 	// The host's answer differs: at the 6-6 table it may still claim.
 	tw.each(func(i int, s *scene, tok map[string]string) {
 		s.act(s.tb.Host, 1, as(bob, map[string]any{"kind": "stand"}))

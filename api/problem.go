@@ -61,6 +61,7 @@ var (
 	kindRoundBusy     = &problemKind{"/problems/round-in-progress", http.StatusConflict, "A round is in progress"}
 	kindNoRound       = &problemKind{"/problems/no-round-in-progress", http.StatusConflict, "No round is in progress"}
 	kindTableClosed   = &problemKind{"/problems/table-closed", http.StatusConflict, "The table is closed"}
+	kindRecorded      = &problemKind{"/problems/recorded-since", http.StatusConflict, "Recorded since this phone's view"}
 	kindKeyMismatch   = &problemKind{"/problems/idempotency-mismatch", http.StatusUnprocessableEntity, "Idempotency-Key reused with a different request"}
 	kindTooLarge      = &problemKind{"/problems/payload-too-large", http.StatusRequestEntityTooLarge, "Request body too large"}
 	kindMediaType     = &problemKind{"/problems/unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported media type"}

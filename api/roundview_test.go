@@ -84,6 +84,7 @@ type totalOut struct {
 type fullRound struct {
 	Number   int     `json:"number"`
 	Status   string  `json:"status"`
+	Actions  int     `json:"actions"`
 	Players  []int64 `json:"players"`
 	Playoff  bool    `json:"playoff"`
 	Declared int     `json:"declared"`

@@ -59,7 +59,7 @@ func royaleFleetLeaksToNoOtherToken(t *testing.T, host string) {
 	// her patrol boat (the same at every table), and refusals.
 	tw.ask("Bob rolls", "Bob", http.MethodPost, "/royale/1/actions", map[string]any{"kind": "roll", "die": 3})
 	tw.ask("Bob misses", "Bob", http.MethodPost, "/royale/1/actions", game("B5"))
-	tw.refusedAlike("Bob shoots a cell shot", "Bob", "/royale/1/actions", game("B5"), 422, "shot")
+	tw.refusedAlike("Bob shoots a cell shot", "Bob", "/royale/1/actions", game("B5"), 422, "already-shot")
 	tw.refusedAlike("Cy out of turn", "Cy", "/royale/1/actions", game("E1"), http.StatusConflict, "")
 	tw.refusedAlike("Bob ends early", "Bob", "/royale/1/actions", map[string]any{"kind": "end"}, 422, "not-done")
 	tw.ask("Bob hits Ann's boat", "Bob", http.MethodPost, "/royale/1/actions", game("A1"))

@@ -38,6 +38,10 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
 	// client. Empty, the connection's own address is the client's.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the address the app puts in join, share and recovery
+	// links (tallyd's --public-url, such as https://tally.example.com).
+	// Empty, the app uses the address its page was opened with.
+	PublicURL string
 }
 
 // server holds the dependencies every handler shares.
@@ -50,6 +54,7 @@ type server struct {
 	syncEvery time.Duration
 	heavy     HeavyLimits
 	join      *joinLimiter
+	publicURL string
 }
 
 // New builds the Echo server with every route of openapi.yaml.
@@ -58,7 +63,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Log = slog.Default()
 	}
 	s := &server{tables: cfg.Tables, log: cfg.Log, metrics: newMetrics(), done: cfg.Done, syncEvery: cfg.StreamSync, heavy: cfg.HeavyLimits,
-		join: newJoinLimiter(cfg.JoinLimits, cfg.Log, time.Now)}
+		join: newJoinLimiter(cfg.JoinLimits, cfg.Log, time.Now), publicURL: cfg.PublicURL}
 	if s.syncEvery <= 0 {
 		s.syncEvery = syncEvery
 	}
@@ -67,6 +72,7 @@ func New(cfg Config) *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(cfg.Log)
 	e.IPExtractor = clientAddress(cfg.TrustedProxies)
+	e.Use(secureHeaders)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.metrics.middleware)
 	e.Use(limitBody)
@@ -137,7 +143,7 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/metrics", s.metrics.handler())
 
 	// The phone web app (package web): index.html at / and its assets.
-	app := echo.WrapHandler(web.NewHandler())
+	app := echo.WrapHandler(web.NewHandler(s.publicURL))
 	e.GET("/", app)
 	e.GET("/app/*", app)
 }

@@ -27,6 +27,10 @@ type Distributed struct {
 // The routing check (package db/routing) holds every statement the app
 // runs to it: each statement pins the distribution column of every table
 // it touches to one value, so that it runs on one shard.
+//
+// acme_cache (migration 11), the HTTPS certificate cache of the whole
+// service, is left out on purpose: a local table of the coordinator
+// (docs/citus.md).
 var Distribution = []Distributed{
 	{Table: "tables", Column: "id"},
 	{Table: "players", Column: "table_id", ColocateWith: "tables"},
@@ -75,6 +79,16 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 		return nil, fmt.Errorf("distribute: %w", err)
 	}
 	defer conn.Close(context.Background())
+	// Every tallyd started with --citus distributes, and two at once fail:
+	// both find a table not distributed yet and the second to distribute
+	// it is refused, or Citus fails the second create_distributed_function
+	// (tuple concurrently updated). So they take turns, as golang-migrate's
+	// migrations do: a lock of the session's, given back before Distribute
+	// returns (and by the connection's end, whatever happened).
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", DistributeLock); err != nil {
+		return nil, fmt.Errorf("distribute: waiting for another tallyd to finish distributing: %w", err)
+	}
+	defer conn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", DistributeLock) //nolint:errcheck // the connection's end unlocks too
 	citus, err := hasCitus(ctx, conn)
 	if err != nil {
 		return nil, fmt.Errorf("distribute: %w", err)
@@ -84,7 +98,13 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	}
 	// Tally's append-only guards and its money's guards are triggers on the
 	// distributed tables; each reads only the row it fires for, or the
-	// transaction's own setting, and so never reaches another shard.
+	// transaction's own setting, and so never reaches another shard. The
+	// round status guard (migration 10) reads its table's events too: the
+	// colocated shard on the same node, which Citus reads in the same
+	// backend and transaction. Citus takes these triggers only with
+	// citus.enable_unsafe_triggers, set here for the tables' transaction; a
+	// migration that adds a trigger to a table distributed already sets it
+	// itself (migration 10 says how, docs/citus.md).
 	//
 	// The rows a table holds already are copied into its shards, which
 	// fires its insert guards: they stand aside for the copy (legacy
@@ -135,6 +155,13 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	}
 	// Citus takes a function only after the tables' transaction.
 	for _, f := range DistributedFunctions {
+		var already bool
+		if err := conn.QueryRow(ctx, functionDistributed, "public."+f).Scan(&already); err != nil {
+			return done, fmt.Errorf("distribute %s: %w", f, err)
+		}
+		if already {
+			continue
+		}
 		if _, err := conn.Exec(ctx, "SELECT create_distributed_function($1, 'p_table', colocate_with => 'tables', force_delegation => true)",
 			"public."+f); err != nil {
 			return done, fmt.Errorf("distribute %s: %w", f, err)
@@ -142,6 +169,22 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	}
 	return done, nil
 }
+
+// DistributeLock is the key of the advisory lock Distribute holds while it
+// distributes, so that two tallyd started at once take turns. Advisory
+// locks are the database's, so each of a server's databases has its own.
+const DistributeLock int64 = 7_411_023_907
+
+// functionDistributed says whether a function is distributed as
+// Distribute makes it: by p_table, with the tables, delegated even inside
+// a transaction. Such a function is left as it is, so that a start changes
+// nothing in Citus's catalog that it need not.
+const functionDistributed = `SELECT EXISTS (SELECT 1 FROM pg_dist_object o
+	JOIN pg_proc p ON p.oid = o.objid
+	WHERE o.classid = 'pg_proc'::regclass AND o.objid = $1::regprocedure
+	AND o.distribution_argument_index = array_position(p.proargnames, 'p_table') - 1
+	AND o.colocationid = (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = 'public.tables'::regclass)
+	AND o.force_delegation)`
 
 // insertGuards are the triggers that check rows as they are inserted,
 // by table: distributing a table copies its rows, which they would refuse.

@@ -20,10 +20,11 @@ type Action struct {
 	// action it takes back, and Reason why; 0 and "" for the others.
 	Voids  int
 	Reason string
-	// ByHost says the host's phone recorded the action for a player other
-	// than its own seat: a closed automatic it threw for them is the host's
-	// to claim.
-	ByHost bool
+	// ByHost says whether the host's phone recorded the action for a
+	// player other than its own seat: a closed automatic it threw for them
+	// is the host's to claim. Every action written says; nil is an action
+	// stored before the table kept it (migration 12), not known.
+	ByHost *bool
 }
 
 // ActionListByRound queues reading one round's actions.

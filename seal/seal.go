@@ -11,6 +11,8 @@
 //     stand in for another;
 //   - the AES-256-GCM key that encrypts stored Idempotency-Key answers
 //     (Lock, Unlock), whose bodies may hold tokens;
+//   - the AES-256-GCM key that encrypts what ACME keeps in the database
+//     for tallyd's HTTPS (LockACME, UnlockACME): private keys among it;
 //   - the Ed25519 key that signs night receipts (Sign, PublicKey).
 //
 // Losing the secret loses nothing written: the chain's hashes still verify
@@ -46,6 +48,7 @@ type Keys struct {
 	seal  []byte
 	ikey  []byte
 	reply cipher.AEAD
+	acme  cipher.AEAD
 	sign  ed25519.PrivateKey
 }
 
@@ -54,20 +57,30 @@ func New(secret []byte) (*Keys, error) {
 	if len(secret) < MinSecret {
 		return nil, fmt.Errorf("%w: %d bytes, at least %d needed", ErrSecret, len(secret), MinSecret)
 	}
-	block, err := aes.NewCipher(derive(secret, "reply-encryption"))
+	reply, err := newAEAD(derive(secret, "reply-encryption"))
 	if err != nil {
 		return nil, err
 	}
-	aead, err := cipher.NewGCM(block)
+	acme, err := newAEAD(derive(secret, "acme-cache"))
 	if err != nil {
 		return nil, err
 	}
 	return &Keys{
 		seal:  derive(secret, "audit-seal"),
 		ikey:  derive(secret, "idempotency-key"),
-		reply: aead,
+		reply: reply,
+		acme:  acme,
 		sign:  ed25519.NewKeyFromSeed(derive(secret, "receipt-signing")),
 	}, nil
+}
+
+// newAEAD is AES-256-GCM under a 32-byte derived key.
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
 }
 
 // Random makes keys from a fresh random secret, for tests and tools that
@@ -143,12 +156,27 @@ func (k *Keys) StoredKey(key string) string {
 // Lock encrypts a stored answer; context (who stored it, under which key)
 // is authenticated with it, so an answer cannot be moved to another key.
 // The result is a version byte, the nonce and the ciphertext.
-func (k *Keys) Lock(body []byte, context string) []byte {
-	n := k.reply.NonceSize()
-	out := make([]byte, 1+n, 1+n+len(body)+k.reply.Overhead())
+func (k *Keys) Lock(body []byte, context string) []byte { return lock(k.reply, body, context) }
+
+// lock encrypts body under aead with a fresh random nonce, authenticating
+// context with it: the version byte, the nonce, the ciphertext.
+func lock(aead cipher.AEAD, body []byte, context string) []byte {
+	n := aead.NonceSize()
+	out := make([]byte, 1+n, 1+n+len(body)+aead.Overhead())
 	out[0] = lockedV1
 	_, _ = rand.Read(out[1:])
-	return k.reply.Seal(out, out[1:], body, []byte(context))
+	return aead.Seal(out, out[1:], body, []byte(context))
+}
+
+// unlock opens what lock made with the same aead and context; ok is false
+// when it does not open.
+func unlock(aead cipher.AEAD, locked []byte, context string) (body []byte, ok bool) {
+	n := aead.NonceSize()
+	if !Locked(locked) || len(locked) < 1+n+aead.Overhead() {
+		return nil, false
+	}
+	body, err := aead.Open(nil, locked[1:1+n], locked[1+n:], []byte(context))
+	return body, err == nil
 }
 
 // Locked reports whether stored is an answer Lock made (answers stored
@@ -161,12 +189,8 @@ var ErrLocked = errors.New("stored answer does not open with this server's secre
 
 // Unlock opens what Lock made under the same context.
 func (k *Keys) Unlock(locked []byte, context string) ([]byte, error) {
-	n := k.reply.NonceSize()
-	if !Locked(locked) || len(locked) < 1+n+k.reply.Overhead() {
-		return nil, ErrLocked
-	}
-	body, err := k.reply.Open(nil, locked[1:1+n], locked[1+n:], []byte(context))
-	if err != nil {
+	body, ok := unlock(k.reply, locked, context)
+	if !ok {
 		return nil, ErrLocked
 	}
 	return body, nil

@@ -86,3 +86,33 @@ func TestLoadMakesTheSecretOnceAndTheEnvironmentWins(t *testing.T) {
 		t.Fatal("a secret that is not hex is accepted")
 	}
 }
+
+// TestACMEValuesOpenOnlyUnderTheirName: a value of the ACME cache holds
+// no plaintext, opens under its own name with the same secret, and
+// under nothing else; the key is not the stored answers' key.
+func TestACMEValuesOpenOnlyUnderTheirName(t *testing.T) {
+	k, other := Random(), Random()
+	value := []byte("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE...\n-----END EC PRIVATE KEY-----\n")
+	locked := k.LockACME(value, "tally.example.com")
+	if bytes.Contains(locked, []byte("PRIVATE KEY")) || bytes.Equal(locked, k.LockACME(value, "tally.example.com")) {
+		t.Fatalf("locked value %q (and locked twice, the same)", locked)
+	}
+	if got, err := k.UnlockACME(locked, "tally.example.com"); err != nil || !bytes.Equal(got, value) {
+		t.Fatalf("unlock: %q, %v", got, err)
+	}
+	tampered := bytes.Clone(locked)
+	tampered[len(tampered)-1] ^= 1
+	for name, try := range map[string]func() ([]byte, error){
+		"another name":          func() ([]byte, error) { return k.UnlockACME(locked, "acme_account+key") },
+		"another secret":        func() ([]byte, error) { return other.UnlockACME(locked, "tally.example.com") },
+		"a changed byte":        func() ([]byte, error) { return k.UnlockACME(tampered, "tally.example.com") },
+		"plaintext":             func() ([]byte, error) { return k.UnlockACME(value, "tally.example.com") },
+		"nothing":               func() ([]byte, error) { return k.UnlockACME(nil, "tally.example.com") },
+		"the answers' key":      func() ([]byte, error) { return k.Unlock(locked, "tally.example.com") },
+		"an answer locked here": func() ([]byte, error) { return k.UnlockACME(k.Lock(value, "x"), "x") },
+	} {
+		if got, err := try(); err == nil || got != nil {
+			t.Errorf("%s: %q, %v; want an error", name, got, err)
+		}
+	}
+}

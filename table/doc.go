@@ -32,8 +32,10 @@
 // named when the table is made (db.Player.Host): the host token is that
 // player's token too, and the seat moves with the host role. A closed
 // automatic is claimed only from the phone that saw the dice: the player's
-// own, or the host's when it recorded the player's latest throw (each round
-// action records whether the host's phone recorded it for someone else).
+// own, or the host's when it recorded the player's latest throw. Each round
+// action records whether the host's phone recorded it for someone else
+// (db.Action.ByHost, also in its event), which is also how a write refused
+// as recorded since (seen.go) names the phone that recorded what it missed.
 //
 // A game of rounds (Scarne) keeps the players it began with until it is
 // won: seating a player, joining into a new seat and leaving are refused

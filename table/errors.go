@@ -31,6 +31,12 @@ var (
 	// once the turn is over (under a new Idempotency-Key: the same key
 	// replays the answer).
 	ErrTurnRecorded = errors.New("the turn is already recorded")
+	// ErrRecordedSince refuses a write of play entered against a state
+	// the table has moved on from: the write said how many actions it
+	// had seen (seen.go), and more were recorded since, by another phone
+	// or by this one under another Idempotency-Key. Its message says what
+	// was recorded and by whose phone, as the caller may know it.
+	ErrRecordedSince = errors.New("recorded since the phone's view")
 	// ErrGameUnderway refuses a change of seats while a game of rounds is
 	// being played: the totals would no longer compare (game.Reseat).
 	ErrGameUnderway = errors.New("a game of rounds is under way")

@@ -22,6 +22,10 @@ type ActionInput struct {
 	Dice    []int           `json:"dice,omitempty"`
 	Rethrow []int           `json:"rethrow,omitempty"`
 	Path    string          `json:"path,omitempty"`
+	// Seen, when sent, is how many actions the round had recorded (its
+	// view's actions) when the phone drew what was tapped: the action is
+	// refused if the round has recorded more since (seen.go).
+	Seen *uint `json:"seen,omitempty"`
 }
 
 // Act records one action in the round being played.
@@ -42,7 +46,7 @@ func (s *Service) Act(ctx context.Context, a Auth, k Key, number int, in ActionI
 				return nil, fmt.Errorf("%w: only a roll has dice, rethrow or path", ErrInvalid)
 			}
 		}
-		return w.record(number, in.Player, []game.Action{act}, nil)
+		return w.record(number, in.Player, in.Seen, []game.Action{act}, nil)
 	})
 }
 
@@ -51,6 +55,9 @@ type TurnInput struct {
 	Player game.PlayerID `json:"player"`
 	Rolls  []game.Roll   `json:"rolls"`
 	Stand  bool          `json:"stand,omitempty"`
+	// Seen is as ActionInput's: the turn is refused if the round has
+	// recorded more actions since.
+	Seen *uint `json:"seen,omitempty"`
 }
 
 // SubmitTurn records a player's whole turn at once: the turn must not have
@@ -67,19 +74,23 @@ func (s *Service) SubmitTurn(ctx context.Context, a Auth, k Key, number int, in 
 		for i := range in.Rolls {
 			actions = append(actions, game.Action{Player: in.Player, Kind: game.ActionRoll, Roll: &in.Rolls[i]})
 		}
-		return w.record(number, in.Player, actions, &game.TurnInput{Rolls: in.Rolls, Stand: in.Stand})
+		return w.record(number, in.Player, in.Seen, actions, &game.TurnInput{Rolls: in.Rolls, Stand: in.Stand})
 	})
 }
 
 // record applies actions of one player to round number, all or nothing:
 // every action is judged by the engine before any is stored, and a round
-// they finish is settled in the same transaction. whole, when set, is the
-// whole-turn submission the actions came from.
-func (w *writer) record(number int, player game.PlayerID, actions []game.Action, whole *game.TurnInput) (RoundView, error) {
+// they finish is settled in the same transaction. seen, when set, is how
+// many of the round's actions the phone had seen (seenRound). whole, when
+// set, is the whole-turn submission the actions came from.
+func (w *writer) record(number int, player game.PlayerID, seen *uint, actions []game.Action, whole *game.TurnInput) (RoundView, error) {
 	if err := w.who.mayActFor(player); err != nil {
 		return RoundView{}, err
 	}
 	if err := w.openTable(); err != nil {
+		return RoundView{}, err
+	}
+	if err := w.seenRound(number, seen); err != nil {
 		return RoundView{}, err
 	}
 	st := w.st
@@ -117,11 +128,11 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	stored := make([]db.Action, len(actions))
 	for i, a := range actions {
 		seq := len(pr.actions) + i + 1
-		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a, Nonce: newNonce(a), ByHost: byHost})
+		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a, Nonce: newNonce(a), ByHost: &byHost})
 		if err != nil {
 			return RoundView{}, err
 		}
-		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq, ByHost: byHost}
+		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq, ByHost: &byHost}
 	}
 	w.history.Round = number
 	w.history.Actions = append(w.history.Actions, stored...)
@@ -137,7 +148,7 @@ func (w *writer) record(number int, player game.PlayerID, actions []game.Action,
 	if err != nil {
 		return RoundView{}, err
 	}
-	v := roundView(number, statusSettled, pr.round.State(), &res)
+	v := roundView(number, len(pr.actions), statusSettled, pr.round.State(), &res)
 	v.Game = end
 	return v, nil
 }
@@ -173,15 +184,16 @@ var errSealedSettlement = fmt.Errorf("%w: this would end the round, but its per-
 // roundAction is the payload of round.action. A throw's carries a random
 // nonce: the event's hash, which every phone sees as the chain's head,
 // then says nothing about dice still under the cup (without it, trying the
-// few possible faces against the hash would find them).
+// few possible faces against the hash would find them). ByHost says
+// whether the host's phone recorded it for a player other than the host's
+// own seat (db.Action.ByHost): every new event says, true or false; events
+// recorded before it was kept do not (nil).
 type roundAction struct {
 	Nonce  string      `json:"nonce,omitempty"`
 	Action game.Action `json:"action"`
 	Round  int         `json:"round"`
 	Seq    int         `json:"seq"`
-	// ByHost: the host's phone recorded it for a player other than its
-	// own seat (db.Action.ByHost).
-	ByHost bool `json:"byHost,omitempty"`
+	ByHost *bool       `json:"byHost,omitempty"`
 }
 
 // wholeTurn judges a whole turn: as a turn first (so its errors name the

@@ -195,7 +195,7 @@ func (pr *playedRound) view(who Principal, g *game.Game) (RoundView, error) {
 		return reversedView(pr), nil
 	}
 	res, _ := pr.round.Result() // resume checked that a settled round is over
-	v := roundView(pr.row.Number, statusSettled, pr.round.State(), &res)
+	v := roundView(pr.row.Number, len(pr.actions), statusSettled, pr.round.State(), &res)
 	v.Game = wonGame(g, pr)
 	return v, nil
 }

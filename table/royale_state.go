@@ -20,9 +20,10 @@ type royaleGame struct {
 	actions []db.RoyaleAction
 }
 
-// replayRoyale rebuilds a game from its setup and actions; one that no
-// longer replays is ErrHistoryBroken. A hold is the table's, not the
-// rules': the engine does not see it.
+// replayRoyale rebuilds a game from its setup and actions, under the rules
+// it was set up with (royale.Game.Replay); one that no longer replays is
+// ErrHistoryBroken. A hold is the table's, not the rules': the engine does
+// not see it.
 func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, error) {
 	eng, err := royale.NewGame(g.Setup)
 	if err != nil {
@@ -32,7 +33,7 @@ func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, erro
 		if a.Action.Kind == actHold {
 			continue
 		}
-		if _, err := eng.Apply(a.Action); err != nil {
+		if _, err := eng.Replay(a.Action); err != nil {
 			return nil, fmt.Errorf("%w: game %d's action %d does not replay: %w", ErrHistoryBroken, g.Number, a.Seq, err)
 		}
 	}
@@ -94,6 +95,9 @@ func (st *tableState) royaleGameAt(number int) (*royaleGame, error) {
 // the host sees of the players it keeps a fleet for (below).
 type RoyaleView struct {
 	Number int `json:"number"`
+	// Actions is how many actions the game has recorded, holds included:
+	// a phone sends it back as an action's seen (seen.go).
+	Actions int `json:"actions"`
 	royale.View
 	Held []HeldFleet `json:"held,omitempty"`
 }
@@ -112,7 +116,7 @@ type HeldFleet struct {
 // phone, whose fleet the host chooses for them. Nobody sees another's fleet
 // otherwise, the host included, until its cards sink or the game ends.
 func (st *tableState) royaleView(g *royaleGame, who Principal) RoyaleView {
-	v := RoyaleView{Number: g.row.Number, View: g.game.View(who.viewer())}
+	v := RoyaleView{Number: g.row.Number, Actions: len(g.actions), View: g.game.View(who.viewer())}
 	if who.Role != RoleHost || g.game.Phase() == royale.PhaseOver {
 		return v
 	}

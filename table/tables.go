@@ -318,12 +318,15 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 		if g := st.royalePlaying(); g != nil {
 			return nil, fmt.Errorf("%w: finish or abandon game %d before closing the table", ErrRoundPlaying, g.row.Number)
 		}
+		// The pot goes back to the players of the last round or game in
+		// play order: the leftover units go one each from its first player
+		// (for a game, in the order its rules hand money back).
 		var last []game.PlayerID
 		switch {
 		case st.last != nil:
 			last = st.last.row.Setup.Players
 		case st.royale != nil:
-			last = st.royale.row.Setup.Players
+			last = st.royale.row.Setup.ReturnOrder()
 		}
 		closing := tableClosed{}
 		if pot := w.books().Balance(ledger.Pot); pot > 0 {

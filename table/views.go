@@ -123,8 +123,11 @@ func (st *tableState) view(viewer Principal) TableView {
 
 // RoundView is a round as one viewer may see it.
 type RoundView struct {
-	Number      int                `json:"number"`
-	Status      string             `json:"status"`
+	Number int    `json:"number"`
+	Status string `json:"status"`
+	// Actions is how many actions the round has recorded, take-backs
+	// included: a phone sends it back as an action's seen (seen.go).
+	Actions     int                `json:"actions"`
 	Players     []game.PlayerID    `json:"players"`
 	Playoff     bool               `json:"playoff,omitempty"`
 	Declared    int                `json:"declared,omitempty"`
@@ -159,11 +162,12 @@ func (pr *playedRound) liveView(who Principal) RoundView {
 	if c := pr.round.Claimable(); who.Role == RoleHost && c != 0 && pr.hostThrew(c) {
 		st.Claimable = c
 	}
-	return roundView(pr.row.Number, statusPlaying, st, nil)
+	return roundView(pr.row.Number, len(pr.actions), statusPlaying, st, nil)
 }
 
 // hostThrew says whether the host's phone recorded player's latest throw
-// standing in the round for them (db.Action.ByHost).
+// standing in the round for them (db.Action.ByHost). A throw stored before
+// the table kept it (nil) is not known to be the host's: it is not.
 func (pr *playedRound) hostThrew(player game.PlayerID) bool {
 	standing, err := standingActions(pr.actions)
 	if err != nil {
@@ -171,14 +175,15 @@ func (pr *playedRound) hostThrew(player game.PlayerID) bool {
 	}
 	for i := len(standing) - 1; i >= 0; i-- {
 		if a := standing[i]; a.Action.Player == player && a.Action.Kind == game.ActionRoll {
-			return a.ByHost
+			return a.ByHost != nil && *a.ByHost
 		}
 	}
 	return false
 }
 
-func roundView(number int, status string, st game.RoundState, res *game.Result) RoundView {
-	v := RoundView{Number: number, Status: status, Players: make([]game.PlayerID, 0, len(st.Players)), Playoff: st.Playoff,
+// roundView is a round of number that has recorded actions, in state st.
+func roundView(number, actions int, status string, st game.RoundState, res *game.Result) RoundView {
+	v := RoundView{Number: number, Actions: actions, Status: status, Players: make([]game.PlayerID, 0, len(st.Players)), Playoff: st.Playoff,
 		Declared: st.Declared, Declarer: st.Declarer, Turn: st.Turn, Point: st.Point, Hammer: st.Hammer, Pot: st.Pot,
 		Claimable: st.Claimable, MayLiftCups: st.MayLiftCups, Turns: st.Players, Result: res}
 	if !st.Over {

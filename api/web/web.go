@@ -17,19 +17,23 @@
 // cells that scrolls sideways on a narrow phone, the turn, and the result
 // with every revealed fleet checked in the browser against its commitment.
 // outbox.js keeps the writes not sent yet (waiting.js shows them), pwa.js
-// registers the service worker (sw.js), and awake.js holds the screen on and
-// buzzes on a player's turn. The crew screens (#c=ID) are crew.js (the
-// crew's page, drawing its balances and settle-up with the Money tab's
-// cards), crewstart.js, nights.js, nightform.js and crewstats.js (the
-// figures and the dice fairness card); share.js shares a closed night as
-// a picture and a text.
+// registers the service worker (sw.js), insecure.js says when the page is
+// not at a secure address, and awake.js holds the screen on and buzzes on a
+// player's turn; address.js is where the app's links point. The crew
+// screens (#c=ID) are crew.js (the crew's page, drawing its balances and
+// settle-up with the Money tab's cards), crewstart.js, nights.js,
+// nightform.js and crewstats.js (the figures and the dice fairness card);
+// share.js shares a closed night as a picture and a text.
 //
 // Decisions where the task was silent:
 //   - Serving: GET / is index.html and GET /app/... are the assets; nothing
-//     else is served here, so the API's own routes and 404s stay untouched.
+//     else is served here.
 //     Only files with a known content type are served (the vendored code's
-//     README is not); every response says nosniff; index.html carries a
-//     Content-Security-Policy that allows only this origin.
+//     README is not). The security headers (a Content-Security-Policy that
+//     allows only this origin's own scripts and styles, nothing inline,
+//     nosniff and the rest) are the server's, on every response
+//     (api/headers.go): the app runs under them without a violation, which
+//     the browser tests check.
 //   - Caching: the asset names carry no content hash (there is no build
 //     step), so every response is `Cache-Control: no-cache` with a strong
 //     ETag made from the content: a phone revalidates each load with a tiny
@@ -39,6 +43,16 @@
 //   - QR code: drawn in the browser by a vendored, unchanged copy of the
 //     MIT-licensed qrcode-generator 2.0.4 (app/vendor), so there is no CDN and
 //     no extra API route.
+//   - Public address: the join, share and recovery links are built on the
+//     address tallyd was given with --public-url, which the server writes
+//     into index.html's tally-public-url meta tag (no inline script, no
+//     extra request, and there offline too, from the cached shell);
+//     without it, on the address the page was opened with (address.js).
+//     The Invite tab also says it in words, for a phone with no camera.
+//   - Plain http: a page at an address that is not a secure context (plain
+//     http from another machine) registers no service worker and offers no
+//     install, since the browser allows neither, and says so once on every
+//     phone in plain words, until dismissed on that address (insecure.js).
 //   - Join link: the host's QR link carries the names of the unclaimed seats
 //     (#join=CODE&seat=Ann&seat=Bob), so a phone that scans it offers them at
 //     once and claims one with a tap. A typed code asks the API for the open
@@ -157,6 +171,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"html"
 	"io/fs"
 	"net/http"
 	"path"
@@ -178,10 +193,10 @@ var contentTypes = map[string]string{
 	".webmanifest": "application/manifest+json",
 }
 
-// csp keeps the app to its own origin: scripts, styles, the API and the live
-// stream all come from tallyd itself; the QR code is an inline SVG element.
-const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; " +
-	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+// publicURLLine is the line of index.html the server fills in with the
+// public address (--public-url); left empty, the app builds its links from
+// the address its page was opened with.
+var publicURLLine = []byte(`<meta name="tally-public-url" content="">`)
 
 // asset is one embedded file ready to send.
 type asset struct {
@@ -197,9 +212,13 @@ type Handler struct {
 	assets map[string]asset // by URL path
 }
 
-// NewHandler loads the embedded files. It panics only if the embedded file
-// system is unreadable, which would be a build defect.
-func NewHandler() *Handler {
+// NewHandler loads the embedded files. publicURL, when not empty, is the
+// address the app puts in its join, share and recovery links (such as
+// https://tally.example.com); it is written into index.html, so a phone
+// that opens the app from its service worker, offline, still has it. It
+// panics only if the embedded files are unreadable or index.html lacks the
+// line to fill in, which would be a build defect.
+func NewHandler(publicURL string) *Handler {
 	h := &Handler{assets: map[string]asset{}}
 	err := fs.WalkDir(files, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -223,8 +242,24 @@ func NewHandler() *Handler {
 	if err != nil {
 		panic("web: reading the embedded app: " + err.Error())
 	}
+	addressPage(h.assets, publicURL)
 	versionWorker(h.assets)
 	return h
+}
+
+// addressPage writes the public address into index.html. It runs before
+// versionWorker, so that a new address is a new version of the app, which
+// phones fetch as they would a new deployment.
+func addressPage(assets map[string]asset, publicURL string) {
+	page := assets["/"]
+	if !bytes.Contains(page.body, publicURLLine) {
+		panic("web: index.html lacks the tally-public-url line the server fills in")
+	}
+	if publicURL == "" {
+		return
+	}
+	line := []byte(`<meta name="tally-public-url" content="` + html.EscapeString(publicURL) + `">`)
+	assets["/"] = newAsset(bytes.Replace(page.body, publicURLLine, line, 1), page.contentType)
 }
 
 // newAsset computes the ETag and the gzipped form of a file.
@@ -258,11 +293,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("ETag", a.etag)
 	hd.Set("Vary", "Accept-Encoding")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	if r.URL.Path == "/" {
-		hd.Set("Content-Security-Policy", csp)
-		hd.Set("Referrer-Policy", "no-referrer")
-	}
 	if r.URL.Path == workerPath {
 		hd.Set("Service-Worker-Allowed", "/")
 	}

@@ -63,7 +63,7 @@ func TestHandlerServesTheApp(t *testing.T) {
 
 func TestHandlerRefusesWhatIsNotTheApp(t *testing.T) {
 	t.Parallel()
-	h := web.NewHandler()
+	h := web.NewHandler("")
 	for _, tc := range []struct {
 		method, path string
 		status       int
@@ -83,7 +83,7 @@ func TestHandlerRefusesWhatIsNotTheApp(t *testing.T) {
 
 func TestHandlerRevalidatesAndCompresses(t *testing.T) {
 	t.Parallel()
-	h := web.NewHandler()
+	h := web.NewHandler("")
 	plain := get(t, h, http.MethodGet, "/app/vendor/qrcode.mjs", nil)
 	want, _ := io.ReadAll(plain.Body)
 	etag := plain.Header.Get("ETag")
@@ -131,7 +131,7 @@ var importRE = regexp.MustCompile(`(?m)^\s*import\s[^;]*?from\s+'(\./[^']+)'`)
 // renamed file cannot break the app at load time without a test failing.
 func TestModulesResolve(t *testing.T) {
 	t.Parallel()
-	h := web.NewHandler()
+	h := web.NewHandler("")
 	root := os.DirFS("app")
 	seen := 0
 	err := fs.WalkDir(root, ".", func(name string, d fs.DirEntry, err error) error {
@@ -156,5 +156,32 @@ func TestModulesResolve(t *testing.T) {
 	}
 	if seen < 10 {
 		t.Fatalf("found only %d imports; is the pattern still right?", seen)
+	}
+}
+
+// TestPublicAddressIsWrittenIntoThePage: the public address given to the
+// handler is written, escaped, into index.html's tally-public-url meta tag,
+// where the app reads it for its links, and makes a new version of the
+// service worker, so installed phones pick it up; without one, the tag is
+// empty and the app uses the address it was opened at.
+func TestPublicAddressIsWrittenIntoThePage(t *testing.T) {
+	t.Parallel()
+	page := func(h http.Handler, path string) string {
+		body, _ := io.ReadAll(get(t, h, http.MethodGet, path, nil).Body)
+		return string(body)
+	}
+	plain, public := web.NewHandler(""), web.NewHandler("https://tally.example.com")
+	if p := page(plain, "/"); !strings.Contains(p, `<meta name="tally-public-url" content="">`) {
+		t.Errorf("without a public address, index.html says:\n%s", p)
+	}
+	if p := page(public, "/"); !strings.Contains(p, `<meta name="tally-public-url" content="https://tally.example.com">`) {
+		t.Errorf("with a public address, index.html says:\n%s", p)
+	}
+	if page(plain, "/app/sw.js") == page(public, "/app/sw.js") {
+		t.Error("a new public address did not make a new version of the service worker")
+	}
+	odd := page(web.NewHandler(`https://x.example/"><script>alert(1)</script>`), "/")
+	if strings.Contains(odd, "<script>alert") || !strings.Contains(odd, `content="https://x.example/&#34;&gt;&lt;script&gt;`) {
+		t.Errorf("the address is not escaped:\n%s", odd)
 	}
 }

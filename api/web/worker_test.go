@@ -19,7 +19,7 @@ var shellRE = regexp.MustCompile(`const VERSION = '([0-9a-f]{16})';\nconst SHELL
 // whole site as its scope, and is served like any other script.
 func TestWorkerIsVersioned(t *testing.T) {
 	t.Parallel()
-	h := NewHandler()
+	h := NewHandler("")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, workerPath, nil))
 	res := rec.Result()

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tally-dice/tally/https"
 )
 
 // config is everything tallyd can be told, from flags or the environment.
@@ -35,7 +37,30 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed; none by default.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the address phones are sent to in join, share and
+	// recovery links (parsePublicURL); empty, the page's own address.
+	PublicURL string
+	// HTTPS: a certificate from TLSCert and TLSKey, or from ACME for
+	// ACMEDomains. With either, Addr serves https and HTTPAddr plain http
+	// (redirects, ACME's http-01, probes); off when "off".
+	TLSCert, TLSKey string
+	ACMEDomains     []string
+	ACMEEmail       string
+	ACMEDirectory   string
+	HTTPAddr        string
 }
+
+// https says whether tallyd serves over HTTPS.
+func (c config) https() bool { return c.TLSCert != "" || c.TLSKey != "" || len(c.ACMEDomains) > 0 }
+
+// The listeners' default addresses: plain http alone, or https with plain
+// http beside it for redirects and ACME's http-01 challenge, which a CA
+// sends to port 80 (and tls-alpn-01 to port 443).
+const (
+	defaultAddr      = ":8080"
+	defaultHTTPSAddr = ":443"
+	defaultHTTPAddr  = ":80"
+)
 
 // maxMinFreeMB bounds --min-free-mb (an exbibyte), so that it counts in
 // bytes without overflow.
@@ -67,8 +92,14 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	var level, proxies string
-	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ":8080"), "address to listen on [TALLY_ADDR]")
+	var level, proxies, domains string
+	fs.StringVar(&c.Addr, "addr", env("TALLY_ADDR", ""), "address to listen on; default "+defaultAddr+", or "+defaultHTTPSAddr+" with HTTPS (--tls-cert or --acme-domain) [TALLY_ADDR]")
+	fs.StringVar(&c.HTTPAddr, "http-addr", env("TALLY_HTTP_ADDR", ""), "with HTTPS only: where plain http answers ACME's http-01 challenge and the health probes and redirects the rest to https; default "+defaultHTTPAddr+", off for none [TALLY_HTTP_ADDR]")
+	fs.StringVar(&c.TLSCert, "tls-cert", env("TALLY_TLS_CERT", ""), "serve HTTPS with the certificate (and its chain) in this PEM file, read again when it changes [TALLY_TLS_CERT]")
+	fs.StringVar(&c.TLSKey, "tls-key", env("TALLY_TLS_KEY", ""), "the private key of --tls-cert, in PEM [TALLY_TLS_KEY]")
+	fs.StringVar(&domains, "acme-domain", env("TALLY_ACME_DOMAIN", ""), "serve HTTPS for these public names, separated by commas, with certificates obtained by ACME (accepting the CA's terms) and kept in the database [TALLY_ACME_DOMAIN]")
+	fs.StringVar(&c.ACMEEmail, "acme-email", env("TALLY_ACME_EMAIL", ""), "the address the ACME CA may write to about the certificates [TALLY_ACME_EMAIL]")
+	fs.StringVar(&c.ACMEDirectory, "acme-directory", env("TALLY_ACME_DIRECTORY", https.DefaultDirectory), "the ACME CA's directory URL; Let's Encrypt's staging CA is https://acme-staging-v02.api.letsencrypt.org/directory [TALLY_ACME_DIRECTORY]")
 	fs.StringVar(&c.DataDir, "data-dir", env("TALLY_DATA_DIR", defaultDataDir()), "where the managed PostgreSQL keeps its data [TALLY_DATA_DIR]")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL connection string; empty starts a managed local server [DATABASE_URL]")
 	fs.StringVar(&c.MigrateURL, "migrate-database-url", env("TALLY_MIGRATE_DATABASE_URL", ""), "connection string of the schema's owner, for migrations; empty migrates as DATABASE_URL's role [TALLY_MIGRATE_DATABASE_URL]")
@@ -82,6 +113,7 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	fs.StringVar(&c.LogFormat, "log-format", env("TALLY_LOG_FORMAT", "text"), "text or json [TALLY_LOG_FORMAT]")
 	fs.DurationVar(&c.Shutdown, "shutdown-timeout", envDuration("TALLY_SHUTDOWN_TIMEOUT", 15*time.Second), "how long to drain requests on SIGTERM [TALLY_SHUTDOWN_TIMEOUT]")
 	fs.StringVar(&proxies, "trusted-proxies", env("TALLY_TRUSTED_PROXIES", ""), "reverse proxies whose X-Forwarded-For names the client, as CIDRs or addresses separated by commas; none when empty [TALLY_TRUSTED_PROXIES]")
+	fs.StringVar(&c.PublicURL, "public-url", env("TALLY_PUBLIC_URL", ""), "the address players open Tally at, such as https://tally.example.com, carried by the join QR code and the share and recovery links; empty uses the address the host's page was opened with [TALLY_PUBLIC_URL]")
 	fs.StringVar(&c.BaseURL, "url", "http://127.0.0.1:8080/readyz", "healthcheck only: the URL to probe")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -106,7 +138,36 @@ func parseConfig(name string, args []string, stderr io.Writer) (config, *flag.Fl
 	if c.TrustedProxies, err = parsePrefixes(proxies); err != nil {
 		return c, fs, fmt.Errorf("--trusted-proxies: %w", err)
 	}
-	return c, fs, nil
+	if c.PublicURL, err = parsePublicURL(c.PublicURL); err != nil {
+		return c, fs, fmt.Errorf("--public-url: %w", err)
+	}
+	c.ACMEDomains = strings.FieldsFunc(domains, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	return c, fs, c.listeners()
+}
+
+// listeners checks the HTTPS settings and fills in the listeners'
+// default addresses.
+func (c *config) listeners() error {
+	switch {
+	case (c.TLSCert == "") != (c.TLSKey == ""):
+		return fmt.Errorf("--tls-cert and --tls-key go together")
+	case c.TLSCert != "" && len(c.ACMEDomains) > 0:
+		return fmt.Errorf("--tls-cert and --acme-domain are two sources of one certificate: choose one")
+	case c.ACMEEmail != "" && len(c.ACMEDomains) == 0:
+		return fmt.Errorf("--acme-email needs --acme-domain")
+	case !c.https() && c.HTTPAddr != "":
+		return fmt.Errorf("--http-addr serves plain http beside https: it needs --tls-cert or --acme-domain (plain http alone listens on --addr)")
+	}
+	if c.Addr == "" {
+		c.Addr = defaultAddr
+		if c.https() {
+			c.Addr = defaultHTTPSAddr
+		}
+	}
+	if c.https() && c.HTTPAddr == "" {
+		c.HTTPAddr = defaultHTTPAddr
+	}
+	return nil
 }
 
 // parsePrefixes reads a list of CIDRs ("10.0.0.0/8, fd00::/8") separated by

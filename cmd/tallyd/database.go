@@ -29,8 +29,9 @@ const (
 // server it started itself and stops on close. Migrations run as owner;
 // tallyd serves as dsn's role.
 type database struct {
-	// sealsBegan says this run's migrations brought the schema to
-	// sealsVersion: the history before it is sealed now, and never later.
+	// sealsBegan says this run's migrations brought a schema older than
+	// sealsVersion to it: the history before it is sealed now, and never
+	// later.
 	sealsBegan bool
 	dsn        string
 	owner      string
@@ -90,7 +91,8 @@ func (d *database) migrate(ctx context.Context) (uint, error) {
 	if err == nil {
 		version, err = db.Migrate(ctx, d.owner, "up")
 	}
-	d.sealsBegan = err == nil && before < sealsVersion && version >= sealsVersion
+	// A database with no schema before (version 0) has no history to seal.
+	d.sealsBegan = err == nil && before > 0 && before < sealsVersion && version >= sealsVersion
 	// golang-migrate keeps PostgreSQL's error as text: insufficient_privilege.
 	if err != nil && strings.Contains(err.Error(), "SQLSTATE 42501") {
 		return version, fmt.Errorf("%w\nmigrations run as the schema's owner: set --migrate-database-url (TALLY_MIGRATE_DATABASE_URL) to its connection, or run `tallyd migrate up --database-url <owner's>` first", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,6 +30,9 @@ func TestComposeFile(t *testing.T) {
 			Healthcheck struct {
 				Test []string `yaml:"test"`
 			} `yaml:"healthcheck"`
+			Profiles []string `yaml:"profiles"`
+			Ports    []string `yaml:"ports"`
+			Volumes  []string `yaml:"volumes"`
 		} `yaml:"services"`
 		Volumes map[string]any `yaml:"volumes"`
 	}
@@ -60,6 +64,20 @@ func TestComposeFile(t *testing.T) {
 	hc := tallyd.Healthcheck.Test
 	if len(hc) < 3 || hc[0] != "CMD" || hc[1] != "/tallyd" || hc[2] != "healthcheck" {
 		t.Errorf("tallyd health check %v must run /tallyd healthcheck", hc)
+	}
+	// The HTTPS setup: the same tallyd, only when asked for (a profile),
+	// with ACME, https on 443 and plain http on 80 published, the same
+	// secret as tallyd, and a health check on plain http.
+	secure := compose.Services["tallyd-https"]
+	env := secure.Environment
+	if !slices.Equal(secure.Profiles, []string{"https"}) || secure.Build != "." ||
+		env["DATABASE_URL"] != tallyd.Environment["DATABASE_URL"] || env["TALLY_SECRET_FILE"] != tallyd.Environment["TALLY_SECRET_FILE"] ||
+		!slices.Equal(secure.Volumes, []string{"tallyd:/home/nonroot"}) || !strings.Contains(env["TALLY_ACME_DOMAIN"], "TALLY_ACME_DOMAIN") ||
+		env["TALLY_ADDR"] != ":443" || env["TALLY_HTTP_ADDR"] != ":80" || !slices.Equal(secure.Ports, []string{"80:80", "443:443"}) {
+		t.Errorf("tallyd-https service: %+v", secure)
+	}
+	if hc := secure.Healthcheck.Test; len(hc) != 5 || hc[1] != "/tallyd" || hc[4] != "http://127.0.0.1:80/readyz" {
+		t.Errorf("tallyd-https health check %v must ask plain http, which answers /readyz", hc)
 	}
 	dockerfile, err := os.ReadFile("../../Dockerfile")
 	if err != nil {

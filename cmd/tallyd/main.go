@@ -129,30 +129,19 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		tables.WatchDisk(database.server.DataDir(), uint64(cfg.MinFreeMB)<<20)
 	}
 	handler := api.New(api.Config{Tables: tables, Log: log, Done: ctx.Done(),
-		TrustedProxies: cfg.TrustedProxies})
-	srv := &http.Server{
-		Addr:              cfg.Addr,
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL})
+	listeners, err := newListeners(cfg, handler, pool, keys, log)
+	if err != nil {
+		return err
 	}
 	if cfg.DebugAddr != "" {
 		go serveDebug(cfg.DebugAddr, log)
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("tallyd listening", "addr", cfg.Addr, "managed_database", database.managed, "trusted_proxies", cfg.TrustedProxies)
-
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	if strings.HasPrefix(cfg.PublicURL, "http:") {
+		log.Warn("--public-url is plain http: phones that open it cannot install Tally, reopen it offline or keep the screen on (see README, At the bar: HTTPS)")
 	}
-	log.Info("shutting down", "timeout", cfg.Shutdown)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.Shutdown)
-	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	return listeners.run(ctx, cfg.Shutdown, log, "managed_database", database.managed, "trusted_proxies", cfg.TrustedProxies,
+		"public_url", cfg.PublicURL)
 }
 
 // serveDebug serves Go's profiler on its own address, for measuring a

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -178,26 +179,65 @@ func buildTallyd(t *testing.T, flags ...string) string {
 // to be stopped). The logs are the test's when it failed.
 func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, func()) {
 	t.Helper()
+	addr := freeAddr(t)
+	base := "http://" + addr
+	p := runTallyd(t, bin, base+"/healthz", nil, append([]string{"--addr", addr, "--data-dir", dataDir}, args...)...)
+	return base, p.stop
+}
+
+// freeAddr is an address of 127.0.0.1 with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
-	var logs bytes.Buffer
-	cmd := exec.Command(bin, append([]string{"--addr", addr, "--data-dir", dataDir}, args...)...)
-	cmd.Env = filterEnv(os.Environ(), "DATABASE_URL", "TEST_DATABASE_URL")
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// process is a tallyd started by runTallyd.
+type process struct {
+	logs *lockedBuffer // what it logged so far
+	stop func()        // SIGTERM, and wait for a clean exit
+}
+
+// lockedBuffer is a log that a process writes to while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// runTallyd runs bin with args, and env added to the test's environment
+// (without its database URLs), and waits until probe answers 200 (a
+// plain-http /healthz).
+func runTallyd(t *testing.T, bin, probe string, env []string, args ...string) *process {
+	t.Helper()
+	logs := &lockedBuffer{}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(filterEnv(os.Environ(), "DATABASE_URL", "TEST_DATABASE_URL"), env...)
+	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	base := "http://" + addr
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for {
-		res, err := http.Get(base + "/healthz")
+		res, err := http.Get(probe)
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
@@ -214,7 +254,7 @@ func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, fun
 		}
 	}
 	stopped := false
-	return base, func() {
+	return &process{logs: logs, stop: func() {
 		if stopped {
 			return
 		}
@@ -233,9 +273,9 @@ func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, fun
 			t.Errorf("tallyd did not stop its PostgreSQL\n%s", logs.String())
 		}
 		if t.Failed() {
-			t.Logf("tallyd on %s logged:\n%s", addr, logs.String())
+			t.Logf("tallyd %v logged:\n%s", args, logs.String())
 		}
-	}
+	}}
 }
 
 func filterEnv(env []string, drop ...string) []string {

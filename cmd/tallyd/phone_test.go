@@ -250,7 +250,9 @@ func (p phone) watch(t *testing.T, m tableMade, token string) *liveStream {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
+	// The phone's transport (its TLS trust), without its timeout: a stream
+	// stays open.
+	res, err := (&http.Client{Transport: p.http.Transport}).Do(req)
 	if err != nil {
 		t.Fatalf("stream on %s: %v", p.base, err)
 	}

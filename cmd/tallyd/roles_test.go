@@ -54,8 +54,49 @@ func TestTallydWarnsWhenItsRoleCanRewriteHistory(t *testing.T) {
 // and only the runtime role's connection is refused with what to do.
 func TestMigratingAsTheRuntimeRoleSaysHow(t *testing.T) {
 	ctx := context.Background()
-	runtime := dbtest.DSN(t)
-	admin, err := pgx.Connect(ctx, dbtest.OwnerDSN(t, runtime))
+	empty, _ := emptyDatabase(t)
+	d, err := openDatabase(ctx, config{DatabaseURL: empty}, slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.migrate(ctx); err == nil || !strings.Contains(err.Error(), "--migrate-database-url") {
+		t.Fatalf("migrating as the runtime role: %v", err)
+	}
+}
+
+// TestMigrateUpSaysWhenHistoryNeedsSealing: `tallyd migrate up` from
+// before migration 4 says to run `tallyd seal-legacy`; on a fresh, empty
+// database, which has no history written before seals, it does not.
+func TestMigrateUpSaysWhenHistoryNeedsSealing(t *testing.T) {
+	_, empty := emptyDatabase(t)
+	for _, c := range []struct {
+		name, owner string
+		says        bool
+	}{
+		{"an empty database", empty, false},
+		{"a database at version 3", dbtest.OwnerDSN(t, dbtest.DSNAt(t, 3)), true},
+	} {
+		var out, errOut strings.Builder
+		if code := run([]string{"migrate", "up", "--database-url", c.owner}, &out, &errOut); code != 0 {
+			t.Fatalf("%s: migrate up: exit %d: %s", c.name, code, errOut.String())
+		}
+		if !strings.HasPrefix(out.String(), "version ") {
+			t.Errorf("%s: migrate up printed %q, want the version", c.name, out.String())
+		}
+		if says := strings.Contains(out.String(), "seal-legacy"); says != c.says {
+			t.Errorf("%s: says to seal %v, want %v: %q", c.name, says, c.says, out.String())
+		}
+	}
+}
+
+// emptyDatabase makes a database with no schema, dropped when the test
+// ends, and returns its connection strings as the runtime role and as the
+// server's administrator.
+func emptyDatabase(t *testing.T) (runtime, owner string) {
+	t.Helper()
+	ctx := context.Background()
+	test := dbtest.DSN(t)
+	admin, err := pgx.Connect(ctx, dbtest.OwnerDSN(t, test))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,17 +108,14 @@ func TestMigratingAsTheRuntimeRoleSaysHow(t *testing.T) {
 		_, _ = admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 		admin.Close(context.Background())
 	})
-	empty, err := pgserver.WithDatabase(runtime, name)
+	runtime, err = pgserver.WithDatabase(test, name)
+	if err == nil {
+		owner, err = pgserver.WithDatabase(admin.Config().ConnString(), name)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := openDatabase(ctx, config{DatabaseURL: empty}, slog.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.migrate(ctx); err == nil || !strings.Contains(err.Error(), "--migrate-database-url") {
-		t.Fatalf("migrating as the runtime role: %v", err)
-	}
+	return runtime, owner
 }
 
 // TestSealLegacyCommand: `tallyd seal-legacy` on a database with nothing

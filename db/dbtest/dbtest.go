@@ -53,7 +53,7 @@ type env struct {
 	server   *pgserver.Server // nil when an external server is used
 	template string
 	capture  string // why the routing check cannot run; "" when it can
-	dealloc  int64  // pg_stat_statements' evictions before the tests
+	room     room   // pg_stat_statements' when the tests began
 
 	mu        sync.Mutex
 	databases []uint32 // the test databases made, for the routing check

@@ -30,12 +30,14 @@ var captureSettings = map[string]string{
 }
 
 // untracked is what the server's administrator connects with: its
-// sessions record only the statements it types, not those its statements
-// run inside functions and triggers (migrations, tampering). Nested
-// statements the check reads are then those of Tally's functions called
-// by the runtime role, whose owner-rights ones PostgreSQL records under
-// the owner.
-const untracked = "-c pg_stat_statements.track=top"
+// sessions record nothing, neither the statements it types nor those they
+// run inside functions and triggers (migrations, tampering). The check
+// reads none of them, and on Citus, where every test migrates a database
+// of its own, they would fill pg_stat_statements some hundred statements
+// a test. Nested statements the check reads are then those of Tally's
+// functions called by the runtime role, whose owner-rights ones
+// PostgreSQL records under the owner.
+const untracked = "-c pg_stat_statements.track=none"
 
 // startCapture makes sure pg_stat_statements records the statements of the
 // server e.admin reaches; when it cannot, the reason is returned and the
@@ -46,8 +48,10 @@ func (e *env) startCapture(ctx context.Context) string {
 	}
 	var track string
 	var super bool
-	err := e.admin.QueryRow(ctx, `SELECT current_setting('pg_stat_statements.track'), rolsuper, dealloc
-		FROM pg_stat_statements_info, pg_roles WHERE rolname = current_user`).Scan(&track, &super, &e.dealloc)
+	err := e.admin.QueryRow(ctx, `SELECT current_setting('pg_stat_statements.track'), rolsuper, dealloc,
+		current_setting('pg_stat_statements.max')::bigint, (SELECT count(*) FROM pg_stat_statements)
+		FROM pg_stat_statements_info, pg_roles WHERE rolname = current_user`).Scan(&track, &super, &e.room.dealloc,
+		&e.room.max, &e.room.held)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("pg_stat_statements is not loaded (shared_preload_libraries): %v", err)
@@ -183,9 +187,9 @@ func (e *env) checkRouting(w io.Writer) bool {
 		fmt.Fprintf(w, "routing: whether pg_stat_statements dropped statements cannot be read: %v\n", err)
 		ok = false
 	case n > 0:
-		fmt.Fprintf(w, "routing: pg_stat_statements dropped statements %d times to make room during the tests "+
-			"(raise pg_stat_statements.max): the check cannot vouch for those it dropped\n", n)
+		fmt.Fprintf(w, "routing: %s\n", e.room.outOfRoom(n, unrouted, pgserver.Redact(e.adminDSN)))
 		ok = false
+		summary += ", and pg_stat_statements ran out of room"
 	}
 	fmt.Fprintf(w, "routing: %s\n", summary)
 	if dir := os.Getenv("TALLY_ROUTING_REPORT"); dir != "" {
@@ -230,7 +234,29 @@ func (e *env) runtimeVerdicts(ctx context.Context) ([]verdict, error) {
 func (e *env) evicted(ctx context.Context) (int64, error) {
 	var n int64
 	err := e.admin.QueryRow(ctx, "SELECT dealloc FROM pg_stat_statements_info").Scan(&n)
-	return n - e.dealloc, err
+	return n - e.room.dealloc, err
+}
+
+// room is pg_stat_statements' room when the tests began: the entries it
+// may hold (pg_stat_statements.max), those it held, and how often it had
+// dropped some to make room. Entries are kept per database, and a server
+// the tests share keeps those of earlier runs and other packages.
+type room struct {
+	max, held, dealloc int64
+}
+
+// outOfRoom says that the check failed because pg_stat_statements dropped
+// statements n times during the tests, what it found among those it kept,
+// and what to do.
+func (r room) outOfRoom(n int64, unrouted int, server string) string {
+	found := fmt.Sprintf("it found %d unrouted among those kept", unrouted)
+	if unrouted == 0 {
+		found = "it found none unrouted among those kept, and fails for this alone"
+	}
+	return fmt.Sprintf("FAIL: pg_stat_statements ran out of room on %s: it dropped statements %d times during these tests "+
+		"(pg_stat_statements.max is %d, and it held %d when they began), so the check cannot vouch for the ones it dropped; %s. "+
+		"Raise pg_stat_statements.max (a restart), or empty it before the run (SELECT pg_stat_statements_reset()): "+
+		"docs/citus.md, \"The routing check\"", server, n, r.max, r.held, found)
 }
 
 // writeReport writes every statement with its verdict to a file named

@@ -1,6 +1,7 @@
 package dbtest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/db/pgserver"
 )
 
@@ -133,6 +136,54 @@ func TestWithOptions(t *testing.T) {
 		}
 		if db, err := pgserver.WithDatabase(with, "other"); err != nil || !strings.Contains(db, "track") {
 			t.Errorf("%s on another database: %s (%v) lost the option", with, db, err)
+		}
+	}
+}
+
+// TestTheRoutingCheckSaysWhenStatementsWereDropped: on a server whose
+// pg_stat_statements holds fewer statements than the tests run, the check
+// fails and says why (it ran out of room, how much it had, what to do),
+// even though none of the statements it kept is unrouted.
+func TestTheRoutingCheckSaysWhenStatementsWereDropped(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	settings := map[string]string{}
+	for k, v := range captureSettings {
+		settings[k] = v
+	}
+	settings["pg_stat_statements.max"] = "100" // PostgreSQL's least
+	srv, err := pgserver.Start(ctx, pgserver.Config{Settings: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{server: srv, adminDSN: srv.DSN()}
+	defer e.close()
+	if e.admin, err = pgxpool.New(ctx, e.adminDSN); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.admin.Exec(ctx, "CREATE ROLE "+db.RuntimeGroup+" NOLOGIN"); err != nil {
+		t.Fatal(err)
+	}
+	if e.capture = e.startCapture(ctx); e.capture != "" {
+		t.Fatal(e.capture)
+	}
+	var all bytes.Buffer
+	if !e.checkRouting(&all) {
+		t.Fatalf("the check failed with room to spare:\n%s", all.String())
+	}
+	for i := range 200 { // each a statement of its own: a sum of i+1 terms
+		if _, err := e.admin.Exec(ctx, "SELECT 1"+strings.Repeat(" + 1", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if e.checkRouting(&out) {
+		t.Fatalf("the check passed after pg_stat_statements dropped statements:\n%s", out.String())
+	}
+	for _, want := range []string{"ran out of room", "pg_stat_statements.max is 100", "none unrouted", "pg_stat_statements_reset()"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the check's report lacks %q:\n%s", want, out.String())
 		}
 	}
 }

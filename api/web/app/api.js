@@ -19,6 +19,27 @@ export class Problem extends Error {
   }
 }
 
+/**
+ * recordedSince says whether err refused a write of play because something
+ * was recorded since the state it was entered against (its `seen`): another
+ * phone recorded the throw first. Its message says what and by whose phone;
+ * the phone shows it, reads the table again and moves on.
+ */
+export function recordedSince(err) {
+  return err instanceof Problem && err.type === '/problems/recorded-since';
+}
+
+/**
+ * seen is what a write of play sends as its `seen`: the actions of the
+ * round or game it was drawn from (view.actions), plus this phone's own
+ * writes to the same path still waiting to be sent, which the server will
+ * have recorded by the time this one arrives. A view without a count (kept
+ * from an older server) sends none.
+ */
+export function seen(view, waiting) {
+  return Number.isInteger(view.actions) ? { seen: view.actions + waiting } : {};
+}
+
 /** Offline means the request never got an answer, even after retries. */
 export class Offline extends Error {}
 

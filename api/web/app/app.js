@@ -23,6 +23,7 @@ import { isRevoked, revokedScreen } from './revoked.js';
 import { recoverScreen } from './recovery.js';
 import { joinNotices } from './joins.js';
 import { installApp } from './pwa.js';
+import { showInsecure } from './insecure.js';
 import * as outbox from './outbox.js';
 import { showOutbox } from './waiting.js';
 import { keepAwake, Turns } from './awake.js';
@@ -45,14 +46,15 @@ window.addEventListener('offline', () => setBanner('net', 'Offline — waiting f
 window.addEventListener('online', () => setBanner('net', null));
 // A write that waited and then arrived, or was refused, changed the table:
 // the screen shows it as the server has it.
-showOutbox(document.getElementById('outbox'), (id) => {
-  if (session && session.id === id) session.refresh();
+showOutbox(document.getElementById('outbox'), (id, answer) => {
+  if (session && session.id === id) session.caughtUp(answer);
 });
 // The Play tab says what waits to be sent: it is redrawn when that changes.
 outbox.on('change', () => {
   if (session && session.table) session.render();
 });
 installApp();
+showInsecure(document.getElementById('insecure'));
 
 // A Battleship Royale table's Play tab is the game's (royale.js).
 const play = (el, s) => (s.table.royale ? royaleTab(el, s) : playTab(el, s));
@@ -162,6 +164,23 @@ class Session {
       }
     })();
     return this.loading;
+  }
+
+  /**
+   * caughtUp shows what the server answered a write that waited (a round
+   * or a game), at once, then reads the table again. The write has just
+   * left the outbox: the next one, tapped before the table is read again,
+   * says it was entered against the round or game after it (api.seen), not
+   * the one before. An answer older than what is on screen is not shown.
+   */
+  caughtUp(answer) {
+    const key = this.table && this.table.royale ? 'game' : 'round';
+    const cur = this[key];
+    if (answer && cur && answer.number === cur.number && Number.isInteger(answer.actions) && answer.actions >= (cur.actions || 0)) {
+      this[key] = answer;
+      this.render();
+    }
+    this.refresh();
   }
 
   /** setTable shows a table an action just returned, then refetches. */

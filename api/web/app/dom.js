@@ -92,6 +92,11 @@ export function cap(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** sentence ends words with a full stop, unless they end a sentence already. */
+export function sentence(words) {
+  return words.replace(/([^.!?])$/, '$1.');
+}
+
 /** unit is the table's unit as said after amount: "quarter" after 1. */
 export function unit(amount, currency) {
   return Math.abs(amount) === 1 ? singular(currency) : currency;

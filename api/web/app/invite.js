@@ -7,6 +7,7 @@
 import { h, svg } from './dom.js';
 import { seatCard, seatsCard } from './seats.js';
 import { recoveryCard } from './recovery.js';
+import { appAddress, appLink } from './address.js';
 import qrcode from './vendor/qrcode.mjs';
 
 /**
@@ -28,11 +29,11 @@ export function groupCode(code) {
   return plain.length <= 6 ? plain : plain.match(/.{1,4}/g).join('-');
 }
 
-/** joinLink is the link other phones open to join this table. */
+/** joinLink is the link other phones open to join this table (or crew), at the app's public address. */
 export function joinLink(s) {
   const q = new URLSearchParams({ join: s.table.joinCode || s.saved.code || '' });
   for (const p of s.table.players) if (!p.claimed && !p.leftAt) q.append('seat', p.name);
-  return `${location.origin}/#${q}`;
+  return appLink(q);
 }
 
 /** inviteTab shows the code, the QR code and the seats, with seating and leaving. */
@@ -50,7 +51,7 @@ export function inviteTab(el, s) {
       h('h2', 'Join this table'),
       h('p.code', { 'data-testid': 'join-code' }, groupCode(code)),
       h('div.qr', { 'data-testid': 'qr' }, qrSvg(link)),
-      h('p.muted.small', 'Scan with the phone camera, or open Tally and type the code.'),
+      h('p.muted.small', 'Scan with the phone camera, or open Tally at ', h('b', { 'data-testid': 'app-address' }, appAddress()), ' and type the code.'),
       navigator.share && h('button.ghost', { type: 'button', onclick: () => navigator.share({ title: 'Tally', url: link }).catch(() => {}) }, 'Share the link')));
   }
   if (s.role === 'host' && !closed) el.append(seatCard(s));

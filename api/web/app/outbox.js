@@ -11,7 +11,9 @@
 // A write the server refuses (another phone recorded first, the turn
 // moved on) is dropped together with the writes of the same table made
 // after it, since each was made on the assumption that it went through;
-// the phone is told which, with the server's reason (the 'conflict' event).
+// the phone is told which, with the server's reason (the 'conflict' event;
+// `already` when the server says something was recorded since the write's
+// `seen`, which is news rather than an error). A refusal is never retried.
 
 import * as api from './api.js';
 
@@ -31,8 +33,9 @@ let pause = 500;
 let timer = 0;
 let seq = Date.now(); // the order of writes made without IndexedDB
 
-/** on listens for 'change' (the waiting writes changed), 'sent' (table id:
- *  a waiting write arrived) or 'conflict' ({table, refused, dropped, reason}). */
+/** on listens for 'change' (the waiting writes changed), 'sent' ({table,
+ *  answer}: a waiting write arrived, and the server answered this) or
+ *  'conflict' ({table, refused, dropped, reason, already}). */
 export function on(event, fn) {
   listeners[event].add(fn);
 }
@@ -110,7 +113,7 @@ async function pump() {
       pause = 500;
       settle(w, (x) => x.resolve(answer));
       emit('change');
-      if (w.stalled) emit('sent', w.table);
+      if (w.stalled) emit('sent', { table: w.table, answer });
     }
   } finally {
     running = false;
@@ -137,7 +140,8 @@ async function refuse(w, err) {
   const told = waiters.has(w.seq);
   settle(w, (x) => x.reject(err));
   if (!told || dropped.length) {
-    emit('conflict', { table: w.table, refused: w.label, dropped: dropped.map((d) => d.label), reason: err.message });
+    emit('conflict', { table: w.table, refused: w.label, dropped: dropped.map((d) => d.label), reason: err.message,
+      already: api.recordedSince(err) });
   }
   emit('change');
 }

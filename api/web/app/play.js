@@ -2,7 +2,7 @@
 // entry pad, the engine's verdict, stand / re-roll / claim / lift cups, the
 // advisor, and every turn of the round so far.
 
-import { h, add, plural } from './dom.js';
+import { h, add, plural, sentence } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
 import { dice, pad, cup as cupIcon } from './dice.js';
@@ -102,7 +102,7 @@ function turnCard(s, r) {
     !e.rerolling && verdict(t, 'last'), verdict(t, 'holding'),
     h('p.next', { 'data-testid': 'next' }, queued.length ? waitingLine(queued)
       : mine && e.rerolling ? rerollLine(s, t, next) : nextLine(s, who, next, mine)));
-  if (e.error) info.append(h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + e.error.message));
+  if (e.error) info.append(refusal(e.error));
   // The advice comes just before the buttons: it is read before deciding,
   // so it shows while there is a choice to make. The odds API knows no
   // declared score, so a progressive pot gets no advice; nor does cargo
@@ -122,6 +122,14 @@ function turnCard(s, r) {
 // and Stand still fit a small phone's screen above the tab bar.
 function claimAdvice() {
   return h('p.advisor', { 'data-testid': 'advisor' }, h('span.muted', 'Odds: '), h('b', 'claim the automatic: it wins the pot now.'));
+}
+
+// refusal says why this phone's last entry was not recorded. Another
+// phone having recorded it first is no error: the server's words say what
+// it recorded and whose phone did, and the turn has moved on.
+function refusal(err) {
+  if (api.recordedSince(err)) return h('p.already', { role: 'status', 'data-testid': 'already' }, sentence(err.message));
+  return h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + err.message);
 }
 
 // waitingLine replaces the engine's next step while this round's writes
@@ -309,12 +317,17 @@ function liftCups(s, r) {
 // send records one action through the outbox. The key is made once per
 // intended action and kept while the network is down, so retries cannot
 // record it twice; a refusal drops it, since a corrected entry is a new
-// intention. An action that cannot be sent now waits in the outbox, and
-// the pad is free for the next one. A throw the answer shows sealed from
-// this token is remembered on this phone (memo: the roll's number and,
-// for a re-roll, the cargo before it).
-async function send(s, r, e, body, memo) {
+// intention. The action says which state of the round it was entered
+// against (api.seen: the round this pad was drawn from, and this phone's
+// own actions waiting before it), so that a throw another phone recorded
+// meanwhile is not recorded twice: that refusal is shown as news, and the
+// pad moves on. An action that cannot be sent now waits in the outbox,
+// and the pad is free for the next one. A throw the answer shows sealed
+// from this token is remembered on this phone (memo: the roll's number
+// and, for a re-roll, the cargo before it).
+async function send(s, r, e, action, memo) {
   const path = s.path(`/rounds/${r.number}/actions`);
+  const body = { ...action, ...api.seen(r, outbox.waiting(s.id).filter((w) => w.path === path).length) };
   if (!e.pending || JSON.stringify(e.pending.body) !== JSON.stringify(body)) e.pending = api.write(path, body, s.token);
   e.busy = true;
   e.error = null;
@@ -334,6 +347,13 @@ async function send(s, r, e, body, memo) {
     e.busy = false;
     e.error = err;
     e.carried = false;
+    if (api.recordedSince(err)) {
+      // The throw is recorded: the pad moves on. If this phone heard of it
+      // live before the answer came, the entry on screen is already the
+      // next one, and says it there, once.
+      Object.assign(e, { dice: [], pick: [], pickIdx: [], rerolling: false });
+      if (s.ui.entry && s.ui.entry !== e) Object.assign(s.ui.entry, { error: err, carried: true });
+    }
     s.render();
     // A refusal may mean this phone missed a throw another phone recorded:
     // it reads the round again to show where the turn really stands.

@@ -11,8 +11,10 @@ import * as outbox from './outbox.js';
  * two versions (but not when the first worker takes charge of the page it
  * was installed from: that is the same version); the reload waits while a
  * field has the focus, so nothing being typed is lost. Browsers without
- * service workers (or on plain http from another machine) run the app as
- * before.
+ * service workers run the app as before. On an address that is not secure
+ * (plain http from another machine) the browser allows no service worker:
+ * none is registered, nothing offers to install the app, and insecure.js
+ * tells the phone so.
  */
 export function installApp() {
   outbox.start();

@@ -4,10 +4,11 @@
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { h, add, replace } from './dom.js';
+import { add, h, replace } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
+import { appLink } from './address.js';
 
 /** groupRecovery shows a recovery code to read aloud: 12-ABCD-EFGH-JKMN-PQ. */
 export function groupRecovery(code) {
@@ -15,9 +16,9 @@ export function groupRecovery(code) {
   return `${id}-${secret.match(/.{1,4}/g).join('-')}`;
 }
 
-/** recoveryLink is the link the other phone opens to become the host. */
+/** recoveryLink is the link the other phone opens to become the host, at the app's public address. */
 function recoveryLink(code) {
-  return `${location.origin}/#${new URLSearchParams({ recover: code })}`;
+  return appLink(new URLSearchParams({ recover: code }));
 }
 
 /** recoveryCard is the host's way to hand the host role to another phone. */
@@ -26,6 +27,7 @@ export function recoveryCard(s) {
   const live = ui.offer && Date.parse(ui.offer.expiresAt) > Date.now();
   const card = h('section.card', { 'data-testid': 'recovery' }, h('h2', 'Move the host role to another phone'));
   if (!live) {
+    // add, not Element.append, which would write a missing value as "undefined".
     add(card, h('p.muted.small', 'Phone lost, battery low, or someone else hosts next? Show a one-time code here and open it on the other phone: that phone becomes the host, and this one stops being the host at once.'),
       ui.offer && h('p.muted', 'The last code has expired.'),
       h('button.ghost', { type: 'button', 'data-testid': 'recovery-show', disabled: !!ui.busy, onclick: () => offer(s, ui) },

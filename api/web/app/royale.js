@@ -7,7 +7,7 @@
 // A phone draws only what its own token reads: another player's fleet
 // never reaches it before its cards sink or the game ends.
 
-import { h, add, plural, money } from './dom.js';
+import { h, add, plural, money, sentence } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
@@ -60,16 +60,25 @@ function abandonCard(s, g) {
 }
 
 // ui is this phone's state for game g: what is selected and being sent. It
-// starts afresh on every new turn, roll or shot.
+// starts afresh on every new turn, roll or shot, but for the news that
+// another phone recorded first, which outlives the one move it caused.
 function ui(s, g) {
   const k = `${g.number}/${g.phase}/${g.turn || 0}/${g.die || 0}/${g.board.length}/${g.sonar.length}`;
-  if (!s.ui.royale || s.ui.royale.key !== k) s.ui.royale = { key: k, sel: [], discards: {}, cards: {}, error: null, busy: false };
+  const old = s.ui.royale;
+  if (!old || old.key !== k) {
+    const carried = old && api.recordedSince(old.error) && !old.carried ? old.error : null;
+    s.ui.royale = { key: k, sel: [], discards: {}, cards: {}, error: carried, carried: !!carried, busy: false };
+  }
   return s.ui.royale;
 }
 
-// act sends one action of game g and shows the game it returns.
+// act sends one action of game g and shows the game it returns. It says
+// which state of the game it was entered against (api.seen), so that an
+// action another phone recorded meanwhile is not recorded twice.
 function act(s, g, body) {
-  return sendGame(s, ui(s, g), s.path(`/royale/${g.number}/actions`), body, () => { s.ui.royale = null; });
+  const path = s.path(`/royale/${g.number}/actions`);
+  const waiting = outbox.waiting(s.id).filter((w) => w.path === path).length;
+  return sendGame(s, ui(s, g), path, { ...body, ...api.seen(g, waiting) }, () => { s.ui.royale = null; });
 }
 
 // sendGame sends a write that answers with a game, retried with the same
@@ -95,8 +104,16 @@ async function sendGame(s, u, path, body, done) {
     }
     u.busy = false;
     u.error = err;
+    u.carried = false;
     if (err instanceof api.Problem) u.pending = null;
+    // Another phone recorded first: the game as the server has it shows
+    // what, and the next move. If this phone heard of it live before the
+    // answer came, the turn on screen is already the next one, and says
+    // it there, once.
+    const news = api.recordedSince(err);
+    if (news && s.ui.royale && s.ui.royale !== u) Object.assign(s.ui.royale, { error: err, carried: true });
     s.render();
+    if (news) s.refresh();
   }
 }
 
@@ -108,9 +125,12 @@ function describe(s, body) {
   return `${who}: ${what}${body.cells ? ` ${body.cells.join(' ')}` : ''}`;
 }
 
-// errorLine shows why the last action was refused.
+// errorLine shows why the last action was refused; another phone having
+// recorded first is news, not an error.
 function errorLine(u) {
-  return u.error ? h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + u.error.message) : null;
+  if (!u.error) return null;
+  if (api.recordedSince(u.error)) return h('p.already', { role: 'status', 'data-testid': 'already' }, sentence(u.error.message));
+  return h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + u.error.message);
 }
 
 // startGameCard is the host's: who starts, then deal.
@@ -211,7 +231,7 @@ function entryForm(s, g, player) {
     g.options.mode === 'advanced' && h('input.bonus', { type: 'number', min: 0, max: 5, 'aria-label': 'bonus number',
       value: c.bonus, oninput: (e) => { c.bonus = Number(e.target.value) || 0; } })));
   return h('div.enter', h('p', g.options.mode === 'advanced'
-    ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship.`
+    ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship (and on the submarine, if it shows one).`
     : `Type the ${n} ship cards you hold, as the cards show them.`), rows,
   h('button.primary', { type: 'button', 'data-testid': 'enter', disabled: u.busy, onclick: () => act(s, g, {
     player, kind: 'enter', fleet: cards.map((c) => ({ kind: c.kind, cells: c.cells.split(/[\s,]+/).filter(Boolean),

@@ -1,23 +1,26 @@
 // waiting.js shows the outbox on every screen: how many writes wait to be
 // sent and what they are ("2 waiting to send"), and, when the server
 // refused a write that waited, what was not recorded, why (the server's
-// own words), and which later writes were dropped with it. The notice
-// stays until it is read and dismissed.
+// own words), and which later writes were dropped with it. A write
+// another phone recorded first is told as news, not as an error: what
+// Tally has and whose phone recorded it. The notice stays until it is read
+// and dismissed.
 
-import { h, replace } from './dom.js';
+import { h, replace, sentence } from './dom.js';
 import * as outbox from './outbox.js';
 
 const conflicts = [];
 
 /**
- * showOutbox keeps el up to date with the outbox, and calls refresh(table)
- * when a waiting write of that table arrived or was refused, so the screen
- * shows the table as the server has it.
+ * showOutbox keeps el up to date with the outbox, and calls refresh(table,
+ * answer) when a waiting write of that table arrived (answer: what the
+ * server answered it) or was refused, so the screen shows the table as the
+ * server has it.
  */
 export function showOutbox(el, refresh) {
   const draw = () => render(el);
   outbox.on('change', draw);
-  outbox.on('sent', refresh);
+  outbox.on('sent', (s) => refresh(s.table, s.answer));
   outbox.on('conflict', (c) => {
     conflicts.push(c);
     draw();
@@ -32,8 +35,10 @@ function render(el) {
     h('p.count', `${waiting.length} waiting to send`),
     h('p.what', waiting.map((w) => w.label).join(' · ')),
     h('p.when', 'Kept on this phone; they go, in this order, as soon as Tally answers again.')) : null;
-  const notices = conflicts.map((c, i) => h('div.conflict', { role: 'alert', 'data-testid': 'conflict' },
-    h('p', h('b', `Not recorded: ${c.refused}.`), ` Tally said: ${c.reason.replace(/([^.!?])$/, '$1.')}`),
+  const notices = conflicts.map((c, i) => h(c.already ? 'div.conflict.already' : 'div.conflict',
+    c.already ? { role: 'status', 'data-testid': 'already-sent' } : { role: 'alert', 'data-testid': 'conflict' },
+    c.already ? [h('p', h('b', sentence(c.reason))), h('p', `So this phone did not send its own: ${c.refused}.`)]
+      : h('p', h('b', `Not recorded: ${c.refused}.`), ` Tally said: ${sentence(c.reason)}`),
     c.dropped.length > 0 && h('p', `Also not sent, since ${c.dropped.length === 1 ? 'it was' : 'they were'} made after it: ${c.dropped.join(' · ')}.`),
     h('p', 'The screen now shows the table as Tally has it.'),
     h('button', { type: 'button', 'data-testid': 'conflict-ok', onclick: () => { conflicts.splice(i, 1); render(el); } }, 'OK')));

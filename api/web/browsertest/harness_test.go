@@ -59,6 +59,7 @@ type server struct {
 	lose atomic.Int32 // the next n actions are recorded but their answers lost
 
 	mu      sync.Mutex
+	gate    *gate // holds actions until several have arrived (together)
 	streams map[*http.Request]context.CancelFunc
 	keys    map[string]int  // Idempotency-Keys of POST .../actions and how often each arrived
 	audits  []string        // the query of every GET .../audit, in order
@@ -68,9 +69,17 @@ type server struct {
 // startServer serves api.New on a test server until the test ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
+	return startServerWith(t, api.Config{})
+}
+
+// startServerWith is startServer with the settings of cfg (its table
+// service and Done are the test's).
+func startServerWith(t *testing.T, cfg api.Config) *server {
+	t.Helper()
 	done := make(chan struct{})
 	pool, sealKeys := dbtest.Pool(t), seal.Random()
-	s := &server{api: api.New(api.Config{Tables: table.New(pool, sealKeys, nil), Done: done}), pool: pool, sealKeys: sealKeys,
+	cfg.Tables, cfg.Done = table.New(pool, sealKeys, nil), done
+	s := &server{api: api.New(cfg), pool: pool, sealKeys: sealKeys,
 		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}, muted: map[string]bool{}}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(s.Close)
@@ -88,7 +97,14 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/actions") {
 		s.mu.Lock()
 		s.keys[r.Header.Get("Idempotency-Key")]++
+		g := s.gate
+		if g != nil && g.arrive() {
+			s.gate = nil
+		}
 		s.mu.Unlock()
+		if g != nil {
+			<-g.open
+		}
 		if s.lose.Add(-1) >= 0 {
 			// The server records the action, but the phone never hears back.
 			s.api.ServeHTTP(httptest.NewRecorder(), r)
@@ -122,6 +138,31 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 	}
 	s.api.ServeHTTP(w, r)
+}
+
+// gate holds the actions that arrive until n have, then lets them all go.
+type gate struct {
+	n    int
+	open chan struct{}
+}
+
+// arrive counts one more action, and opens the gate on the last.
+func (g *gate) arrive() bool {
+	g.n--
+	if g.n == 0 {
+		close(g.open)
+	}
+	return g.n == 0
+}
+
+// together holds the next n actions at the server until all n have
+// arrived, then lets them go at once: phones that tap at the same moment,
+// each against the screen it had, none told of another's tap before its
+// own is sent.
+func (s *server) together(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gate = &gate{n: n, open: make(chan struct{})}
 }
 
 // setDown cuts (or restores) the network; cutting it ends the live streams.
@@ -173,9 +214,10 @@ func drop(w http.ResponseWriter) {
 	}
 }
 
-// startBrowser launches headless Chromium for the test; phones are
-// separate browser contexts in it, so each has its own localStorage.
-func startBrowser(t *testing.T) context.Context {
+// startBrowser launches headless Chromium for the test, with extra
+// options after the usual ones; phones are separate browser contexts in
+// it, so each has its own localStorage.
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
@@ -183,7 +225,11 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// Names that reach the test server as a bar's LAN address would:
+		// over plain http and not localhost, so not a secure context.
+		chromedp.Flag("host-resolver-rules", "MAP tally.lan 127.0.0.1, MAP other.lan 127.0.0.1"),
 	)
+	opts = append(opts, extra...)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
 	browser, cancel := chromedp.NewContext(alloc)

@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"testing"
@@ -22,19 +21,6 @@ var screens = []screen{
 	{"small", 360, 640},
 	{"landscape", 844, 390},
 	{"small-landscape", 640, 360},
-}
-
-// newPhoneOn is newPhone with the viewport of sc.
-func newPhoneOn(t *testing.T, browser context.Context, base, name string, sc screen) *phone {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	p := &phone{t: t, name: name, ctx: ctx, base: base, shots: screenshotDir(t)}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(sc.width), int64(sc.height), chromedp.EmulateScale(2),
-		chromedp.EmulateMobile, chromedp.EmulateTouch), chromedp.Navigate("data:text/html,")); err != nil {
-		t.Fatalf("%s: opening a tab: %v", name, err)
-	}
-	return p
 }
 
 // inViewJS says why the element matching the selector is not where a thumb

@@ -211,11 +211,12 @@ func TestPhoneRecoversAfterOutage(t *testing.T) {
 }
 
 // TestQueuedThrowRefused: Bob's phone buzzes once when his turn comes, then
-// loses its network and records two throws; meanwhile the host's phone
-// records Bob's first throw for him. Back online, Bob's first waiting throw
-// is refused by the server (the host recorded first), so it and the throw
+// loses its network and records a throw, a re-roll of three dice where his
+// two cargo dice go back in the cup, and a stand. Back online, the throw
+// arrives; the server refuses the re-roll (the rules), so it and the stand
 // made after it are dropped: Bob's phone says so in plain words with the
 // server's reason, names both, and shows the round as the server has it.
+// (Another phone recording first is TestQueuedDuplicateIsDropped.)
 func TestQueuedThrowRefused(t *testing.T) {
 	srv := startServer(t)
 	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
@@ -239,24 +240,24 @@ func TestQueuedThrowRefused(t *testing.T) {
 	bob.enter(6, 5, 4, 1, 1)
 	bob.tap(`[data-testid=send]`)
 	bob.waitText(`[data-testid=waiting]`, "1 waiting to send")
-	bob.enter(2, 2)
+	bob.enter(2, 2, 2)
 	bob.tap(`[data-testid=send]`)
 	bob.waitText(`[data-testid=waiting]`, "2 waiting to send")
-	host.enter(6, 5, 1, 1, 2)
-	host.tap(`[data-testid=send]`)
-	host.waitText(`[data-testid=next]`, "roll 2 of 3")
+	bob.tap(`[data-testid=stand]`)
+	bob.waitText(`[data-testid=waiting]`, "3 waiting to send")
 
 	bob.setOffline(false)
-	bob.waitText(`[data-testid=conflict]`, "Not recorded: Bob: throw 6 5 4 1 1.")
-	bob.waitText(`[data-testid=conflict]`, "Tally said: ")
-	bob.waitText(`[data-testid=conflict]`, "Also not sent, since it was made after it: Bob: throw 2 2.")
-	bob.waitFor("the host's throw for Bob on Bob's phone", row("Bob")+`?.querySelectorAll('.die').length === 5`)
-	bob.waitText(`[data-testid=next]`, "roll 2 of 3")
+	bob.waitText(`[data-testid=conflict]`, "Not recorded: Bob: throw 2 2 2.")
+	bob.waitText(`[data-testid=conflict]`, "Tally said: roll 2: ")
+	bob.waitText(`[data-testid=conflict]`, "Also not sent, since it was made after it: Bob: stand.")
+	bob.waitFor("Bob's first throw on his phone", row("Bob")+`?.querySelectorAll('.die').length === 5`)
+	host.waitFor("Bob's first throw on the host's phone", row("Bob")+`?.querySelectorAll('.die').length === 5`)
+	bob.waitText(`[data-testid=next]`, "Stand or re-roll")
 	bob.waitFor("nothing left waiting", `!document.querySelector('[data-testid=waiting]')`)
 	bob.shot("conflict")
 	reason := bob.text(`[data-testid=conflict]`)
-	// Ann's throw and stand, the host's throw for Bob, and Bob's refused
-	// throw reached the server once each; the throw after it never did.
+	// Ann's throw and stand, Bob's throw and his refused re-roll reached
+	// the server once each; the stand after it never did.
 	onceEach(t, srv, 4)
 	bob.tap(`[data-testid=conflict-ok]`)
 	bob.waitFor("the notice dismissed", `!document.querySelector('[data-testid=conflict]')`)

@@ -33,17 +33,38 @@ var (
 	shotCount = map[string]int{}
 )
 
+// newPhone opens a tab for a phone in a browser context of its own (its
+// own storage, as incognito), at a phone's viewport.
 func newPhone(t *testing.T, browser context.Context, base, name string) *phone {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	return newPhoneOn(t, browser, base, name, screens[0])
+}
+
+// newPhoneOn is newPhone with the viewport of sc.
+func newPhoneOn(t *testing.T, browser context.Context, base, name string, sc screen) *phone {
+	t.Helper()
+	return newTab(t, browser, base, name, sc, chromedp.WithNewBrowserContext())
+}
+
+// newTab opens a tab for a phone at the viewport of sc, in the browser
+// context opts say (the browser's own, which alone may install an app,
+// when none). The phone's browser watches for anything against the
+// server's security headers (policyWatch): the test fails at its end if
+// it saw any.
+func newTab(t *testing.T, browser context.Context, base, name string, sc screen, opts ...chromedp.ContextOption) *phone {
+	t.Helper()
+	watch := &policyWatch{}
+	ctx, cancel := chromedp.NewContext(browser, append(opts, chromedp.WithListener(watch.listen))...)
 	t.Cleanup(cancel)
 	p := &phone{t: t, name: name, ctx: ctx, base: base, shots: screenshotDir(t)}
 	// The first run makes the tab, which lives as long as the context of that
 	// run: it must be the phone's own context, not one with a step timeout.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch),
-		chromedp.Navigate("data:text/html,")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(sc.width), int64(sc.height), chromedp.EmulateScale(2),
+		chromedp.EmulateMobile, chromedp.EmulateTouch), watch.install(), chromedp.Navigate("data:text/html,")); err != nil {
 		t.Fatalf("%s: opening a tab: %v", name, err)
 	}
+	// Cleanups run last-in first-out: this one, before the tab closes.
+	t.Cleanup(func() { watch.check(t, name) })
 	return p
 }
 

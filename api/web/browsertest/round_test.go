@@ -115,8 +115,9 @@ func TestRoundOnTwoPhones(t *testing.T) {
 	bob.waitText(`[data-testid=send]`, "Record 5 dice")
 
 	// Bob's phone loses its live updates, and the host's phone records
-	// Bob's throw first. Bob's phone, which cannot know, records it again:
-	// the engine refuses it with its reason, and Bob's phone catches up.
+	// Bob's throw first. Bob's phone, which cannot know, records it again,
+	// against the round it last read: the server says the host's phone
+	// recorded it already, and Bob's phone catches up.
 	bobToken := eval[string](bob, `Object.values(JSON.parse(localStorage.getItem('tally.tables')))[0].token`)
 	srv.deafen(bobToken)
 	bob.waitFor("the lost live updates on Bob's phone", `!document.getElementById('banner').hidden`)
@@ -124,9 +125,9 @@ func TestRoundOnTwoPhones(t *testing.T) {
 	host.tap(`[data-testid=send]`)
 	host.waitText(`[data-testid=next]`, "Throw 3 dice")
 	bob.tap(`[data-testid=send]`)
-	bob.waitText(`[data-testid=reason]`, "5 dice thrown, but only 3 may be thrown")
+	bob.waitText(`[data-testid=already]`, "The host's phone already recorded 6-5-1-1-2 for Bob.")
 	bob.waitText(`[data-testid=next]`, "Throw 3 dice")
-	bob.shot("rejected")
+	bob.shot("already-recorded")
 	srv.hear(bobToken)
 	bob.waitFor("Bob's live updates back", `document.getElementById('banner').hidden`)
 	host.waitFor("Bob's first throw on the host's phone", row("Bob")+`?.querySelectorAll('.die').length === 5`)

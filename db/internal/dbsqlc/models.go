@@ -18,6 +18,12 @@ type Account struct {
 	CreatedAt time.Time
 }
 
+type AcmeCache struct {
+	Key       string
+	Value     []byte
+	UpdatedAt time.Time
+}
+
 type AuditCheckpoint struct {
 	TableID   int64
 	Seq       int64
@@ -143,7 +149,7 @@ type RoundAction struct {
 	EventSeq  *int64
 	Voids     *int32
 	Reason    string
-	ByHost    bool
+	ByHost    *bool
 }
 
 type RoyaleAction struct {

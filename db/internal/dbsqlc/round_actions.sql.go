@@ -84,7 +84,7 @@ type ActionListByRoundPageRow struct {
 	EventSeq  *int64
 	Voids     *int32
 	Reason    string
-	ByHost    bool
+	ByHost    *bool
 }
 
 // ActionListByRoundPage is the actions of the rounds RoundPage reads with
@@ -145,7 +145,7 @@ type ActionListByTableRow struct {
 	EventSeq  *int64
 	Voids     *int32
 	Reason    string
-	ByHost    bool
+	ByHost    *bool
 }
 
 func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64) ([]ActionListByTableRow, error) {

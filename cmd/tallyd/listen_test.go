@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// httpsConfig is a configuration serving HTTPS with a certificate the
+// test made, https on httpsAddr and plain http on plainAddr.
+func httpsConfig(t *testing.T, httpsAddr, plainAddr string) config {
+	t.Helper()
+	dir := t.TempDir()
+	c := config{TLSCert: filepath.Join(dir, "cert.pem"), TLSKey: filepath.Join(dir, "key.pem"), Addr: httpsAddr, HTTPAddr: plainAddr}
+	newSelfSigned(t, 1).install(t, c.TLSCert, c.TLSKey)
+	return c
+}
+
+// TestATakenPortStopsTallydBeforeItServes: when one of its addresses is
+// taken, tallyd says which listener could not listen and gives up the
+// addresses it had taken, serving nothing.
+func TestATakenPortStopsTallydBeforeItServes(t *testing.T) {
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	httpsAddr := freeAddr(t)
+	cfg := httpsConfig(t, httpsAddr, taken.Addr().String())
+	ls, err := newListeners(cfg, http.NotFoundHandler(), nil, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = ls.run(context.Background(), time.Second, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.Contains(err.Error(), "http listener") {
+		t.Fatalf("with the plain-http address taken: %v", err)
+	}
+	l, err := net.Listen("tcp", httpsAddr)
+	if err != nil {
+		t.Fatalf("the https address is still held: %v", err)
+	}
+	l.Close()
+}
+
+// TestEveryListenerShutsDownTogether: when tallyd is told to stop, both
+// listeners stop taking connections and run returns without error.
+func TestEveryListenerShutsDownTogether(t *testing.T) {
+	t.Parallel()
+	httpsAddr, plainAddr := freeAddr(t), freeAddr(t)
+	ls, err := newListeners(httpsConfig(t, httpsAddr, plainAddr), http.NotFoundHandler(), nil, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ls.run(ctx, 5*time.Second, slog.New(slog.DiscardHandler)) }()
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := noRedirect.Get("http://" + plainAddr + "/somewhere")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode != http.StatusPermanentRedirect {
+				t.Fatalf("plain http answered %s", res.Status)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("plain http never answered: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("shutting down: %v", err)
+	}
+	for _, addr := range []string{httpsAddr, plainAddr} {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			t.Errorf("%s still takes connections after the shutdown", addr)
+		}
+	}
+}
