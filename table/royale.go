@@ -161,8 +161,9 @@ func parseCells(field string, in []string) ([]royale.Cell, error) {
 // fleet, sonar, the roll, a shot or volley, bonus shots, the end of a turn;
 // or the host holding the fleet of a player without a phone. A player
 // token acts for its own player. The host acts for anyone in play (what is
-// shot is public), but keeps or enters a fleet only for a player it holds:
-// the fleet of a player with a phone is theirs alone to choose and to see.
+// shot is public), but keeps or enters a fleet only for its own seat and a
+// player it holds: the fleet of a player with a phone is theirs alone to
+// choose and to see.
 func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in RoyaleActionInput) (Reply, error) {
 	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.openTable(); err != nil {
@@ -188,7 +189,7 @@ func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in R
 		if err != nil {
 			return nil, err
 		}
-		byHost := w.who.Role == RoleHost
+		byHost := w.who.byHost(in.Player)
 		switch in.Kind {
 		case actHold:
 			if err := w.who.mustHost("hold a player's fleet"); err != nil {

@@ -161,6 +161,8 @@ func (st *tableState) hold(g *royaleGame, player game.PlayerID) error {
 		return fmt.Errorf("%w: the host holds a fleet only while the fleets are chosen", royale.ErrPhase)
 	case g.holds(player):
 		return fmt.Errorf("%w: the host holds %s's fleet already", ErrInvalid, p.Name)
+	case p.Host:
+		return fmt.Errorf("%w: %s's seat is the host's own: keep or enter that fleet as the player, with no hold", ErrInvalid, p.Name)
 	case p.ClaimedAt != nil:
 		return fmt.Errorf("%w: %s holds their seat on a phone: their fleet is theirs alone to choose and to see", ErrForbidden, p.Name)
 	}

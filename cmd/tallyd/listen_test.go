@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
@@ -31,8 +32,9 @@ func TestATakenPortStopsTallydBeforeItServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	httpsAddr := freeAddr(t)
-	cfg := httpsConfig(t, httpsAddr, taken.Addr().String())
+	// Port 0: the https listener is given a port of its own, which no
+	// parallel test can take between a free port's choice and its use.
+	cfg := httpsConfig(t, "127.0.0.1:0", taken.Addr().String())
 	ls, err := newListeners(cfg, http.NotFoundHandler(), nil, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -41,11 +43,27 @@ func TestATakenPortStopsTallydBeforeItServes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "http listener") {
 		t.Fatalf("with the plain-http address taken: %v", err)
 	}
-	l, err := net.Listen("tcp", httpsAddr)
-	if err != nil {
-		t.Fatalf("the https address is still held: %v", err)
+	// The https listener had listened, and is closed again. (Dialling or
+	// listening on its address instead would race with the parallel
+	// tests, which may be given the freed port.)
+	if ls.list[0].name != "https" || ls.list[0].l == nil {
+		t.Fatalf("the https listener, which comes first, never listened: %+v", ls.list[0])
 	}
-	l.Close()
+	assertClosed(t, ls.list[:1])
+}
+
+// assertClosed checks that each listener refuses to accept: closed, not
+// merely idle.
+func assertClosed(t *testing.T, list []*listener) {
+	t.Helper()
+	for _, l := range list {
+		if d, ok := l.l.(interface{ SetDeadline(time.Time) error }); ok {
+			_ = d.SetDeadline(time.Now().Add(time.Second)) // an open listener answers with a timeout, not a hang
+		}
+		if _, err := l.l.Accept(); !errors.Is(err, net.ErrClosed) {
+			t.Errorf("%s on %s still takes connections: %v", l.name, l.l.Addr(), err)
+		}
+	}
 }
 
 // TestEveryListenerShutsDownTogether: when tallyd is told to stop, both
@@ -80,10 +98,10 @@ func TestEveryListenerShutsDownTogether(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("shutting down: %v", err)
 	}
-	for _, addr := range []string{httpsAddr, plainAddr} {
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			t.Errorf("%s still takes connections after the shutdown", addr)
-		}
+	// Each listener is closed. (Dialling its address instead would race
+	// with the parallel tests, which may be given the freed port.)
+	if len(ls.list) != 2 {
+		t.Fatalf("%d listeners, want https and plain http", len(ls.list))
 	}
+	assertClosed(t, ls.list)
 }
