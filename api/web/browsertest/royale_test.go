@@ -637,6 +637,9 @@ func TestRoyaleAbandonOnThreePhones(t *testing.T) {
 	host.tap(`[data-testid=go-play]`)
 	host.tap(`[data-testid=start-game]`)
 	rt.phones["Bob"].waitFor("the dealt hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
+	// The notices of the phones that joined float above the tab bar, over
+	// the foot of the host's long hand: read first.
+	rt.seenJoins()
 	host.tap(`[data-testid=abandon]`)
 	host.waitText("main", "Abandon game 1? Nobody wins; the pot (6 coins) goes back")
 	rt.shotOnce(host, "abandon-confirm")
