@@ -14,8 +14,10 @@
 // tab's audit, its alarm and the night receipt. royale.js is the Play and
 // History tabs of a Battleship Royale table: the start of a game, the hand
 // and its discards (or the cards typed from the box), the board with 48px
-// cells that scrolls sideways on a narrow phone, the turn, and the result
-// with every revealed fleet checked in the browser against its commitment.
+// cells that scrolls sideways on a narrow phone (keeping its place across
+// redraws, with Fire and the bonus shots under it, held above the tab
+// bar), the turn, and the result with every revealed fleet checked in the
+// browser against its commitment.
 // outbox.js keeps the writes not sent yet (waiting.js shows them), pwa.js
 // registers the service worker (sw.js), insecure.js says when the page is
 // not at a secure address, and awake.js holds the screen on and buzzes on a
@@ -75,7 +77,9 @@
 //     a time in the order made. One that gets no answer after two tries
 //     (or is made while the phone knows it is offline, or behind one that
 //     waits) waits on the phone, "N waiting to send" on every screen, and
-//     the pad is free for the next throw; they go by themselves on the
+//     the pad is free for the next throw (but for a stand that waits,
+//     which ends the turn on that phone: it shows the turn over until
+//     Tally says whose turn is next); they go by themselves on the
 //     online event, when the live stream reopens, and on a retry every 0.5
 //     to 4 s, never on a tap. A refusal of a write that waited (409, 422:
 //     another phone recorded first) drops it and the later writes of its

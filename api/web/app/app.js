@@ -269,7 +269,7 @@ class Session {
   // knows (or a token it no longer takes) can be dropped from this phone.
   fatal(err) {
     const gone = err instanceof api.Problem && (err.status === 404 || err.status === 401);
-    replace(main, h('section.card', h('h2', 'Cannot open this table'), h('p.error', err.message),
+    replace(main, h('section.card', h('h1', 'Cannot open this table'), h('p.error', err.message),
       gone && h('button', { type: 'button', 'data-testid': 'forget',
         onclick: () => { store.forget(this.id); location.hash = '#'; } }, 'Remove it from this phone'),
       h('a.button', { href: '#' }, 'Home')));
@@ -381,7 +381,7 @@ function openTable(id, tab) {
   const saved = store.table(id);
   if (!saved) {
     closeSession();
-    replace(main, h('section.card', h('h2', `Table ${id}`),
+    replace(main, h('section.card', h('h1', `Table ${id}`),
       h('p', 'This phone has not joined this table. Ask for the join code.'),
       h('a.button.primary', { href: '#join=' }, 'Join a table'), h('a.button', { href: '#' }, 'Home')));
     return;

@@ -4,7 +4,7 @@
 // table's history, with the reason given, and every phone updates. Each
 // asks first, in plain words, what it will do.
 
-import { h, add, money } from './dom.js';
+import { h, add, money, time } from './dom.js';
 import * as api from './api.js';
 
 /**
@@ -119,17 +119,20 @@ export function correctionsCard(s, events) {
     h('ul.plain', lines.reverse().map((l) => h('li', l))));
 }
 
+// correctionLine is one correction in words after its time, or null for an
+// event that corrects nothing.
+
 function correctionLine(s, e) {
   const p = e.payload || {};
-  const when = new Date(e.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const at = (words) => [time(e.createdAt), `: ${words}`];
   const why = (r) => (r ? ` Reason: “${r}”.` : ' No reason given.');
   if (e.kind === 'round.voided') {
-    return `${when}: the host took back ${s.name(p.player)}’s last entry in round ${p.round}` +
-      `${p.reopened ? ', which opened the round again' : ''}.${why(p.reason)}`;
+    return at(`the host took back ${s.name(p.player)}’s last entry in round ${p.round}` +
+      `${p.reopened ? ', which opened the round again' : ''}.${why(p.reason)}`);
   }
-  if (e.kind === 'round.reversed') return `${when}: the host reversed round ${p.round}.${why(p.reason)}`;
+  if (e.kind === 'round.reversed') return at(`the host reversed round ${p.round}.${why(p.reason)}`);
   if (e.kind === 'ledger.reversal' && p.metadata && p.metadata.kind in movements) {
-    return `${when}: the host reversed ${undone(s, p)}.${why(p.metadata.reason)}`;
+    return at(`the host reversed ${undone(s, p)}.${why(p.metadata.reason)}`);
   }
   return null;
 }

@@ -25,7 +25,7 @@ export function openCrew(main, id, view) {
   const saved = store.table(id);
   if (!saved || saved.kind !== 'crew') {
     closeCrew();
-    replace(main, h('section.card', h('h2', `Crew ${id}`), h('p', 'This phone is not in this crew. Ask a member for its code.'),
+    replace(main, h('section.card', h('h1', `Crew ${id}`), h('p', 'This phone is not in this crew. Ask a member for its code.'),
       h('a.button.primary', { href: '#join=' }, 'Join a crew'), h('a.button', { href: '#' }, 'Home')));
     return;
   }
@@ -138,7 +138,7 @@ class CrewPage {
 
   // fatal says why the crew cannot be opened, and offers to forget it.
   fatal(err) {
-    replace(this.main, h('section.card', h('h2', 'Cannot open this crew'), h('p.error', err.message),
+    replace(this.main, h('section.card', h('h1', 'Cannot open this crew'), h('p.error', err.message),
       err instanceof api.Problem && [401, 404].includes(err.status) && h('button', { type: 'button',
         onclick: () => { store.forget(this.id); location.hash = '#'; } }, 'Remove it from this phone'),
       h('a.button', { href: '#' }, 'Home')));

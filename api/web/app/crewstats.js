@@ -118,7 +118,7 @@ function scoreBars(m) {
 
 const shortDay = (iso) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
 
-const VERDICT = { 'too-few': 'Too few throws', fair: 'Fair', flagged: 'Flagged' };
+const VERDICT = { 'too-few': 'Too few dice', fair: 'Fair', flagged: 'Flagged' };
 
 /** fairnessCard shows every dice check the stats report holds, the table's first. */
 export function fairnessCard(f) {

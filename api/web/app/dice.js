@@ -48,7 +48,7 @@ export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra
   if (entry.dice.length > most) entry.dice.length = most;
   const full = entry.dice.length >= most;
   const ready = need ? full : entry.dice.length > 0;
-  const tray = h('div.tray', { 'aria-label': 'dice entered', 'data-testid': 'tray' },
+  const tray = h('div.tray', { role: 'group', 'aria-label': 'dice entered', 'data-testid': 'tray' },
     entry.dice.map((f, i) => h('button.traydie', {
       type: 'button', 'aria-label': `remove ${f}`, dataset: { face: f },
       onclick: () => { entry.dice.splice(i, 1); onChange(); },

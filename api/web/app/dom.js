@@ -111,3 +111,26 @@ function singular(label) {
   if (/[^s'us]s$/i.test(label)) return label.slice(0, -1);
   return label;
 }
+
+// The one way the app writes a time of day: as this phone's locale does
+// ("9:05 PM" on a phone set to US English, "21:05" in most of Europe),
+// with the same options on every screen, so History never mixes two.
+const clockFormat = new Intl.DateTimeFormat([], { hour: 'numeric', minute: '2-digit' });
+const dayClockFormat = new Intl.DateTimeFormat([], { weekday: 'short', hour: 'numeric', minute: '2-digit' });
+
+/** clock is a moment's time of day ("9:05 PM"), '' for a time it cannot read. */
+export function clock(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? '' : clockFormat.format(d);
+}
+
+/** dayClock is a moment's day of the week and time ("Fri 9:05 PM"). */
+export function dayClock(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? '' : dayClockFormat.format(d);
+}
+
+/** time is a moment as a <time> element, written by clock. */
+export function time(at) {
+  return h('time', { datetime: at }, clock(at));
+}

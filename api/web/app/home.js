@@ -25,20 +25,21 @@ export function homeScreen(main) {
           (t.closed ? ' · closed' : ''))))));
 }
 
-/** startScreen is the form that makes a table. */
+/** startScreen is the form that makes a table, under its heading. */
 export async function startScreen(main) {
-  replace(main, h('p.card', 'Loading the rules…'));
+  const top = () => h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Start a table')));
+  replace(main, top(), h('p.card', 'Loading the rules…'));
   let presets;
   try {
     presets = await api.get('/v1/presets');
   } catch (err) {
-    replace(main, h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
+    replace(main, top(), h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
     return;
   }
   // host is the row of the host's own name (this phone plays it), -1 when
   // the host does not play: the first row unless told otherwise.
   const form = { preset: presets[0].name, names: ['', ''], game: 'dice', host: 0 };
-  const draw = () => replace(main, form.game === 'royale' ? royaleForm(form, draw) : startForm(presets, form, draw));
+  const draw = () => replace(main, top(), form.game === 'royale' ? royaleForm(form, draw) : startForm(presets, form, draw));
   draw();
 }
 
@@ -49,7 +50,6 @@ function startForm(presets, form, draw) {
   const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
   const submit = (e) => makeTable(e, form, diceRequest(rs, form), error);
   return h('form.card.start', { onsubmit: submit },
-    h('h2', 'Start a table'),
     gamePicker(form, draw),
     h('fieldset', h('legend', 'Game'), presets.map((p) => h('label.preset', { class: p.name === form.preset ? 'on' : '' },
       h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === form.preset,
@@ -125,7 +125,6 @@ function royaleForm(form, draw) {
     return makeTable(e, form, body, error);
   };
   return h('form.card.start', { onsubmit: submit },
-    h('h2', 'Start a table'),
     gamePicker(form, draw),
     h('fieldset', h('legend', 'Mode'),
       radio('mode', 'standard', 'Standard', 'Roll, then call shots one at a time; each sunk card gives one bonus shot'),

@@ -2,7 +2,7 @@
 // entry pad, the engine's verdict, stand / re-roll / claim / lift cups, the
 // advisor, and every turn of the round so far.
 
-import { h, add, plural, sentence } from './dom.js';
+import { h, add, plural, sentence, dayClock } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
 import { dice, pad, cup as cupIcon } from './dice.js';
@@ -19,7 +19,7 @@ export function playTab(el, s) {
   // What this phone remembers of closed rolls it typed lasts the round.
   keepOnly(s.id, r && r.status === 'playing' ? r.number : 0);
   if (t.status === 'closed') {
-    const when = t.closedAt ? new Date(t.closedAt).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : '';
+    const when = t.closedAt ? dayClock(t.closedAt) : '';
     el.append(h('section.card', { 'data-testid': 'closed-card' }, h('h2', 'This table is closed'),
       h('p', `${when ? `Closed ${when}. ` : ''}No more rounds: the final balances and who pays whom are on the Money tab.`),
       h('a.button.primary', { href: `#t=${s.id}&tab=money` }, 'See the final balances')));
@@ -92,7 +92,12 @@ function turnCard(s, r) {
   const t = turnHere(s, r, turn, mine);
   const next = r.next || {};
   const queued = outbox.waiting(s.id).filter((w) => w.path === s.path(`/rounds/${r.number}/actions`));
-  const title = s.me && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
+  // A stand waiting to be sent ends the turn on this phone: nothing more
+  // may be recorded for it, and whose turn comes next is the engine's to
+  // say once it has the stand.
+  const stood = queued.some((w) => w.body && w.body.kind === 'stand' && w.body.player === who);
+  const you = !!s.me && s.me === who;
+  const title = stood ? `${you ? 'You' : s.name(who)} stood` : you ? 'Your turn' : `${s.name(who)}’s turn`;
   const info = h('div.turninfo',
     h('h2', { 'data-testid': 'whose-turn' }, title),
     r.declared !== undefined && h('p.declared', { 'data-testid': 'declared-score' },
@@ -100,7 +105,7 @@ function turnCard(s, r) {
     r.playoff && h('p.declared', { 'data-testid': 'playoff-round' }, playoffLine(s)),
     // Once re-rolling, the last throw is history: the cargo is what counts.
     !e.rerolling && verdict(t, 'last'), verdict(t, 'holding'),
-    h('p.next', { 'data-testid': 'next' }, queued.length ? waitingLine(queued)
+    h('p.next', { 'data-testid': 'next' }, queued.length ? waitingLine(you ? 'You' : s.name(who), queued, stood)
       : mine && e.rerolling ? rerollLine(s, t, next) : nextLine(s, who, next, mine)));
   if (e.error) info.append(refusal(e.error));
   // The advice comes just before the buttons: it is read before deciding,
@@ -113,8 +118,8 @@ function turnCard(s, r) {
   const advice = mine && !queued.length && choice && (r.claimableAutomatic === who && claim ? claimAdvice()
     : !s.table.ruleset.progressive && t.known && advisor(s, r, t.out, t.cargo, t.cup));
   return h('section.card.turn', { 'data-testid': 'turn' }, info,
-    add(h('div.turncontrols'), advice, claim, mine && (queued.length ? offlineControls(s, r, e) : controls(s, r, e, t, next)),
-      liftCups(s, r)));
+    add(h('div.turncontrols'), advice, claim, mine && !stood && (queued.length ? offlineControls(s, r, e) : controls(s, r, e, t, next)),
+      !stood && liftCups(s, r)));
 }
 
 // claimAdvice stands for the odds while the turn's player may claim a
@@ -133,9 +138,12 @@ function refusal(err) {
 }
 
 // waitingLine replaces the engine's next step while this round's writes
-// wait to be sent: the phone cannot know it until the server has them.
-function waitingLine(queued) {
-  return `${queued.length} waiting to send. Enter the next throw if there is one: Tally checks each throw when it gets it.`;
+// wait to be sent: the phone cannot know it until the server has them. A
+// stand among them ends the turn here: the next one waits for Tally.
+function waitingLine(name, queued, stood) {
+  const n = `${queued.length} waiting to send`;
+  if (stood) return `${name}: turn over. ${n}; whose turn is next shows as soon as Tally has ${queued.length === 1 ? 'it' : 'them'}.`;
+  return `${n}. Enter the next throw if there is one: Tally checks each throw when it gets it.`;
 }
 
 // offlineControls are what this phone may record while its writes wait:
@@ -258,7 +266,7 @@ function controls(s, r, e, t, next) {
   const need = whole ? count : e.pick.length;
   const back = h('button.ghost.back', { type: 'button', 'data-testid': 'back',
     onclick: () => { e.rerolling = false; e.dice = []; e.pick = []; e.pickIdx = []; redraw(); } }, 'Back');
-  const picker = !whole && h('div.tray.picker', { 'aria-label': 'the cargo: tap the dice you pick up' },
+  const picker = !whole && h('div.tray.picker', { role: 'group', 'aria-label': 'the cargo: tap the dice you pick up' },
     faces.map((f, i) => h('button.traydie', {
       type: 'button', class: e.pickIdx && e.pickIdx.includes(i) ? 'on' : '', 'aria-label': `pick up ${f}`,
       onclick: () => { togglePick(e, faces, i); redraw(); },

@@ -4,7 +4,7 @@
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { add, h, replace } from './dom.js';
+import { add, h, replace, clock } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
@@ -35,7 +35,7 @@ export function recoveryCard(s) {
       ui.error && h('p.error', { role: 'alert' }, ui.error));
     return card;
   }
-  const until = new Date(ui.offer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const until = clock(ui.offer.expiresAt);
   const link = recoveryLink(ui.offer.code);
   card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(ui.offer.code)),
     h('div.qr', { 'data-testid': 'recovery-qr' }, qrSvg(link)),

@@ -27,14 +27,14 @@ export function revokedScreen(main, saved, err) {
   if (err.type === FREED) {
     const who = saved.playerName ? ` as ${saved.playerName}` : '';
     replace(main, h('section.card', { 'data-testid': 'revoked', dataset: { why: 'seat-freed' } },
-      h('h2', 'The host freed your seat'),
+      h('h1', 'The host freed your seat'),
       h('p', `This phone no longer plays${who} at ${table}.`),
       h('p.muted', 'If that was a mistake, join again with the code: tap your name if your seat is still open, or pick another name. The host sees everyone who joins.'),
       join, forget, home));
     return;
   }
   replace(main, h('section.card', { 'data-testid': 'revoked', dataset: { why: 'host-moved' } },
-    h('h2', 'The host role moved to another phone'),
+    h('h1', 'The host role moved to another phone'),
     h('p', `Another phone redeemed a host recovery code for ${table}: it is the host now, and this phone no longer is.`),
     h('p.muted', 'If you did not hand it over, ask the new host phone for a recovery code to take it back. To play on, join with the code.'),
     join, forget, home));

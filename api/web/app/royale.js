@@ -39,6 +39,33 @@ export function royaleTab(el, s) {
     return;
   }
   add(el, turnCard(s, g), boardCard(s, g), playersCard(s, g), logCard(s, g), abandonCard(s, g));
+  keepBoard(el, s);
+}
+
+// keepBoard puts the redrawn board where the old one was: scrolled as far
+// sideways as the thumb had taken it (a redraw makes a new board, which
+// would start at column 1), and, after a tap that aimed, with that cell
+// clear of the header and of the fire buttons held above the tab bar. The
+// host's notices of phones that joined (joins.js) float above the tab bar
+// too: the fire buttons are held above them (--above, a custom property
+// set through the CSSOM, which the page's CSP allows, unlike a style
+// attribute).
+function keepBoard(el, s) {
+  const scroller = el.querySelector('.boardscroll');
+  if (!scroller) return;
+  if (s.ui.boardLeft) scroller.scrollLeft = s.ui.boardLeft;
+  const bar = el.querySelector('.firebar');
+  const joins = document.querySelector('main .notices');
+  if (bar && joins) bar.style.setProperty('--above', `${Math.ceil(joins.getBoundingClientRect().height) + 8}px`);
+  const aimed = s.ui.aimed && scroller.querySelector(`[data-cell="${s.ui.aimed}"]`);
+  s.ui.aimed = '';
+  if (!aimed) return;
+  const cell = aimed.getBoundingClientRect();
+  const top = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
+  const below = bar || document.querySelector('nav.tabs');
+  const bottom = below ? below.getBoundingClientRect().top : innerHeight;
+  if (cell.bottom > bottom) window.scrollBy(0, cell.bottom - bottom + 8);
+  else if (cell.top < top) window.scrollBy(0, cell.top - top - 8);
 }
 
 // abandonCard is the host's way out of a game nobody will finish: the pot
@@ -223,12 +250,12 @@ function entryForm(s, g, player) {
   const u = ui(s, g);
   const n = g.players.length >= 5 ? 2 : 3;
   const cards = u.cards[player] || (u.cards[player] = Array.from({ length: n }, (_, i) => ({ kind: g.options.mode === 'advanced' && i === 0 ? 'submarine' : 'destroyer', cells: '', bonus: 0 })));
-  const rows = cards.map((c, i) => h('div.entercard',
-    h('select', { 'data-testid': `enter-kind-${i}`, onchange: (e) => { c.kind = e.target.value; } },
+  const rows = cards.map((c, i) => h('div.entercard', { role: 'group', 'aria-label': `card ${i + 1}` },
+    h('select', { 'data-testid': `enter-kind-${i}`, 'aria-label': `card ${i + 1}: the ship`, onchange: (e) => { c.kind = e.target.value; } },
       KINDS.map((k) => h('option', { value: k, selected: k === c.kind }, `${KIND_NAME[k]} (${LENGTH[k]})`))),
-    h('input', { type: 'text', 'data-testid': `enter-cells-${i}`, placeholder: 'cells, e.g. B2 B3 B4', value: c.cells,
+    h('input', { type: 'text', 'data-testid': `enter-cells-${i}`, 'aria-label': `card ${i + 1}: its cells`, placeholder: 'cells, e.g. B2 B3 B4', value: c.cells,
       autocapitalize: 'characters', autocomplete: 'off', oninput: (e) => { c.cells = e.target.value; } }),
-    g.options.mode === 'advanced' && h('input.bonus', { type: 'number', min: 0, max: 5, 'aria-label': 'bonus number',
+    g.options.mode === 'advanced' && h('input.bonus', { type: 'number', min: 0, max: 5, 'aria-label': `card ${i + 1}: its bonus number`,
       value: c.bonus, oninput: (e) => { c.bonus = Number(e.target.value) || 0; } })));
   return h('div.enter', h('p', g.options.mode === 'advanced'
     ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship (and on the submarine, if it shows one).`
@@ -251,7 +278,6 @@ function turnCard(s, g) {
   const who = g.turn;
   const mine = s.mayRecordFor(who);
   const u = ui(s, g);
-  const me = g.players.find((p) => p.player === who) || {};
   const title = s.me && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
   const card = h('section.card.turn', { 'data-testid': 'turn' }, h('h2', { 'data-testid': 'whose-turn' }, title),
     h('p.next', { 'data-testid': 'next' }, nextLine(s, g, mine)));
@@ -261,36 +287,50 @@ function turnCard(s, g) {
   if (!g.die) {
     controls.append(g.options.die === 'tally'
       ? h('button.primary', { type: 'button', 'data-testid': 'roll', disabled: u.busy, onclick: () => act(s, g, { player: who, kind: 'roll' }) }, 'Roll the die')
-      : h('div.diepick', h('span', 'The die shows'), [1, 2, 3].map((d) => h('button.die', { type: 'button', 'data-testid': `die-${d}`,
+      : h('div.diepick', h('span', 'The die shows'), [1, 2, 3].map((d) => h('button.dienumber', { type: 'button', 'data-testid': `die-${d}`,
         disabled: u.busy, onclick: () => act(s, g, { player: who, kind: 'roll', die: d }) }, String(d)))));
-  } else {
-    const advanced = g.options.mode === 'advanced';
-    const want = advanced ? g.shotsLeft : Math.min(1, g.shotsLeft);
-    if (g.shotsLeft > 0) {
-      controls.append(h('button.primary', { type: 'button', 'data-testid': 'fire', disabled: u.busy || u.sel.length !== want,
-        onclick: () => act(s, g, { player: who, kind: 'shoot', cells: [...u.sel] }) },
-      advanced ? `Fire the volley (${u.sel.length} of ${want})` : u.sel.length ? `Fire at ${u.sel[0]}` : 'Tap a cell to aim'));
-    }
-    if (!advanced && me.bonusShots > 0) {
-      controls.append(h('button', { type: 'button', 'data-testid': 'bonus', disabled: u.busy || u.sel.length !== 1,
-        onclick: () => act(s, g, { player: who, kind: 'bonus', cells: [...u.sel] }) },
-      `Bonus shot${u.sel.length ? ` at ${u.sel[0]}` : ''} (${me.bonusShots} left)`));
-    }
-    if (advanced) {
-      me.trophies.forEach((tr, i) => {
-        if (tr.used || !tr.shots) return;
-        controls.append(h('button', { type: 'button', 'data-testid': `bonus-${i + 1}`, disabled: u.busy || u.sel.length !== tr.shots,
-          onclick: () => act(s, g, { player: who, kind: 'bonus', card: i + 1, cells: [...u.sel] }) },
-        `Bonus volley: ${KIND_NAME[tr.kind] || tr.kind} (${u.sel.length} of ${tr.shots})`));
-      });
-    }
-    if (g.shotsLeft === 0) {
-      controls.append(h('button.ghost', { type: 'button', 'data-testid': 'end-turn', disabled: u.busy,
-        onclick: () => act(s, g, { player: who, kind: 'end' }) }, 'End the turn'));
-    }
   }
-  add(card, controls, errorLine(u));
+  // Once the die is rolled, what to tap is under the board (fireButtons),
+  // with the reason for a refusal.
+  add(card, controls.childElementCount ? controls : null, !g.die && errorLine(u));
   return card;
+}
+
+// fireButtons are the turn's phone's buttons once the die is rolled: fire
+// (a shot or a volley), any bonus shots, and the end of the turn, with the
+// reason for a refusal. They sit under the board, where the thumb aims,
+// held above the tab bar while the board is in view, so a cell aimed in
+// the last row or the last columns can be fired at without scrolling back
+// up to the turn.
+function fireButtons(s, g, u) {
+  const who = g.turn;
+  const me = g.players.find((p) => p.player === who) || {};
+  const advanced = g.options.mode === 'advanced';
+  const want = advanced ? g.shotsLeft : Math.min(1, g.shotsLeft);
+  const out = [];
+  if (g.shotsLeft > 0) {
+    out.push(h('button.primary', { type: 'button', 'data-testid': 'fire', disabled: u.busy || u.sel.length !== want,
+      onclick: () => act(s, g, { player: who, kind: 'shoot', cells: [...u.sel] }) },
+    advanced ? `Fire the volley (${u.sel.length} of ${want})` : u.sel.length ? `Fire at ${u.sel[0]}` : 'Tap a cell to aim'));
+  }
+  if (!advanced && me.bonusShots > 0) {
+    out.push(h('button', { type: 'button', 'data-testid': 'bonus', disabled: u.busy || u.sel.length !== 1,
+      onclick: () => act(s, g, { player: who, kind: 'bonus', cells: [...u.sel] }) },
+    `Bonus shot${u.sel.length ? ` at ${u.sel[0]}` : ''} (${me.bonusShots} left)`));
+  }
+  if (advanced) {
+    (me.trophies || []).forEach((tr, i) => {
+      if (tr.used || !tr.shots) return;
+      out.push(h('button', { type: 'button', 'data-testid': `bonus-${i + 1}`, disabled: u.busy || u.sel.length !== tr.shots,
+        onclick: () => act(s, g, { player: who, kind: 'bonus', card: i + 1, cells: [...u.sel] }) },
+      `Bonus volley: ${KIND_NAME[tr.kind] || tr.kind} (${u.sel.length} of ${tr.shots})`));
+    });
+  }
+  if (g.shotsLeft === 0) {
+    out.push(h('button.ghost', { type: 'button', 'data-testid': 'end-turn', disabled: u.busy,
+      onclick: () => act(s, g, { player: who, kind: 'end' }) }, 'End the turn'));
+  }
+  return h('div.firebar', { 'data-testid': 'firebar' }, out, errorLine(u));
 }
 
 // nextLine says what the turn waits for.
@@ -308,7 +348,7 @@ function nextLine(s, g, mine) {
 function sonarControl(s, g, u) {
   if (!u.line) u.line = 'A';
   const lines = [...[...ROWS].map((r) => [r, `Row ${r}`]), ...Array.from({ length: 10 }, (_, i) => [String(i + 1), `Column ${i + 1}`])];
-  return h('div.sonar', h('select', { 'data-testid': 'sonar-line', onchange: (e) => { u.line = e.target.value; } },
+  return h('div.sonar', h('select', { 'data-testid': 'sonar-line', 'aria-label': 'the row or column to sonar', onchange: (e) => { u.line = e.target.value; } },
     lines.map(([v, label]) => h('option', { value: v, selected: v === u.line }, label))),
   h('button', { type: 'button', 'data-testid': 'sonar', disabled: u.busy, onclick: () => act(s, g, { player: g.turn, kind: 'sonar', line: u.line }) }, 'Sonar'));
 }
@@ -325,9 +365,13 @@ function boardCard(s, g) {
   const aiming = g.phase === 'playing' && g.die && s.mayRecordFor(g.turn);
   const u = ui(s, g);
   const limit = g.options.mode === 'advanced' ? Math.max(g.shotsLeft, ...bonusSizes(g)) : 1;
-  const grid = h('div.board', { 'data-testid': 'board', role: 'grid' }, h('span.corner'),
-    Array.from({ length: 10 }, (_, c) => h('span.collabel', String(c + 1))),
-    [...ROWS].map((r) => [h('span.rowlabel', r), Array.from({ length: 10 }, (_, c) => {
+  // The board is buttons each named by its cell ("J10 miss"), not an ARIA
+  // grid, which would promise moving between cells with the arrow keys;
+  // the row and column labels are for the eyes, as each button says its
+  // cell.
+  const grid = h('div.board', { 'data-testid': 'board' }, h('span.corner'),
+    Array.from({ length: 10 }, (_, c) => h('span.collabel', { 'aria-hidden': 'true' }, String(c + 1))),
+    [...ROWS].map((r) => [h('span.rowlabel', { 'aria-hidden': 'true' }, r), Array.from({ length: 10 }, (_, c) => {
       const cell = `${r}${c + 1}`;
       const p = pegs.get(cell);
       const classes = [own.has(cell) ? 'ship' : '', revealed.has(cell) ? 'revealed' : '', p ? p.state : '', u.sel.includes(cell) ? 'sel' : ''];
@@ -336,11 +380,17 @@ function boardCard(s, g) {
         'aria-label': `${cell}${p ? ` ${p.state}` : ''}${own.has(cell) ? ' your ship' : ''}`,
         disabled: !aiming || !!p || u.busy, onclick: () => {
           u.sel = u.sel.includes(cell) ? u.sel.filter((x) => x !== cell) : [...u.sel, cell].slice(-limit);
+          s.ui.aimed = cell;
           s.render();
         } }, mark);
     })]));
+  // The board scrolls sideways on a narrow phone: it keeps where it was
+  // scrolled to across redraws (keepBoard), and can take the focus, so a
+  // keyboard can scroll it too.
+  const scroller = h('div.boardscroll', { tabindex: 0, role: 'region', 'aria-label': 'The board, rows A to J, columns 1 to 10',
+    onscroll: (e) => { s.ui.boardLeft = e.target.scrollLeft; } }, grid);
   return h('section.card.boardcard', h('p.legend.swipe', 'Rows A–J, columns 1–10: swipe the board sideways for the last columns.'),
-    h('div.boardscroll', grid),
+    scroller, aiming ? fireButtons(s, g, u) : null,
     h('p.legend', own.size ? [h('span.key.ship', ''), (g.held || []).length ? (g.fleet || []).length ? ' your fleet and those you hold  '
       : ' fleets you hold  ' : ' your fleet  '] : null,
       revealed.size ? [h('span.key.revealed', ''), ' fleets revealed at the end  '] : null,

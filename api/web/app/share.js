@@ -83,7 +83,7 @@ export function picture(n) {
   const W = 1080;
   const rows = n.players.length;
   const H = 330 + rows * 76 + (n.biggest ? 80 : 0) + (n.owes.length ? 70 + n.owes.length * 52 : 0) + 70;
-  const canvas = h('canvas.share', { width: W, height: H, 'data-testid': 'share-picture', 'aria-label': `Results of ${n.name}` });
+  const canvas = h('canvas.share', { width: W, height: H, 'data-testid': 'share-picture', role: 'img', 'aria-label': `Results of ${n.name}` });
   const g = canvas.getContext('2d');
   g.fillStyle = '#0e1116';
   g.fillRect(0, 0, W, H);

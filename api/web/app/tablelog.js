@@ -4,7 +4,7 @@
 // phone, and every buy-in, cash-out and payment with who recorded it. Its
 // one load of the log also serves History's corrections card.
 
-import { h, money, cap } from './dom.js';
+import { h, money, cap, time } from './dom.js';
 import * as api from './api.js';
 
 /**
@@ -29,9 +29,26 @@ export function tableLogCard(s, log) {
     card.append(h('p.muted', 'Nothing yet: joins, buy-ins and payments show here.'));
     return card;
   }
-  card.append(h('ul.log', lines.map(([e, text]) => h('li', { dataset: { kind: e.kind } },
-    h('span.when.muted.small', clock(e.createdAt)), h('span', text)))));
+  const undone = reversals(log.value);
+  card.append(h('ul.log', lines.map(([e, text]) => {
+    const rev = undone.get(e.seq);
+    return h('li', { dataset: { kind: e.kind }, class: rev ? 'reversed' : '' },
+      h('span.when.muted.small', time(e.createdAt)),
+      h('span', text, rev && [' ', h('span.tag', { 'data-testid': 'reversed-mark' }, 'Reversed'), ' by the host at ', time(rev.createdAt), '.']));
+  })));
   return card;
+}
+
+// reversals maps the event of each buy-in, cash-out or payment that was
+// reversed to the reversal's event: such a line is marked, as the
+// corrections card lists the reversal itself.
+function reversals(events) {
+  const out = new Map();
+  for (const e of events) {
+    const m = e.kind === 'ledger.reversal' && e.payload && e.payload.metadata;
+    if (m && m.reverses) out.set(m.reverses, e);
+  }
+  return out;
 }
 
 // line is an event in words, or '' for one this log leaves to the rounds
@@ -75,11 +92,5 @@ function recorder(s, by) {
   if (by === 'host') return ' (recorded by the host)';
   if (by && by.startsWith('player:')) return ` (recorded by ${s.name(Number(by.slice('player:'.length)))})`;
   return '';
-}
-
-// clock is an event's time of day on this phone, "21:05".
-function clock(at) {
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // These tests play Battleship Royale on three phones at 390x844: the host's
@@ -275,6 +277,9 @@ func (rt *royaleTable) keepFleets() {
 		rt.shotOnce(p, "hand")
 		p.tap(`[data-testid=keep]`)
 		p.waitFor("the fleet kept", `!!document.querySelector('[data-testid=fleet-kept]') || !!document.querySelector('[data-testid=whose-turn]')`)
+		if name == "Bob" {
+			rt.shotOnce(p, "fleet-kept")
+		}
 	}
 	if rt.hostPlays {
 		// The host's own hand is on its phone at once: nothing to hold.
@@ -322,6 +327,7 @@ func (rt *royaleTable) play(advanced, tallyDie bool) {
 		p := rt.phones[name]
 		other := rt.phones[rt.order[(slices.Index(rt.order, name)+1)%3]]
 		p.waitFor("the turn's controls", `!!document.querySelector('[data-testid=roll], [data-testid=die-1]')`)
+		rt.shotOnce(p, "turn")
 		if advanced && g.CanSonar {
 			line := rt.targets(name)[0][:1]
 			eval[bool](p, selectJS(`[data-testid=sonar-line]`, line))
@@ -401,6 +407,7 @@ func (rt *royaleTable) tapUntil(p *phone, sel string, done func(game) bool) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		if try == 3 {
+			p.save("tap-failed", chromedp.CaptureScreenshot())
 			rt.t.Fatalf("%s: tapping %s three times changed nothing", p.name, sel)
 		}
 	}
@@ -473,11 +480,139 @@ func selectJS(sel, value string) string {
 	return fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, sel, value)
 }
 
+// inView is a script that says where the element matching sel is on the
+// screen: its rectangle, and whether all of it is in view, between the
+// header and the tab bar, inside the board's scroll area clear of the row
+// letters when it is on the board, and uncovered where a thumb would tap
+// it (nothing floats over its middle: the fire buttons, the host's notices
+// of phones that joined).
+func inView(sel string) string {
+	return fmt.Sprintf(`(() => {
+  const el = document.querySelector(%q);
+  if (!el) return {seen: false, why: 'not on the page'};
+  const r = el.getBoundingClientRect();
+  const top = document.querySelector('header.top').getBoundingClientRect().bottom;
+  const bottom = document.querySelector('nav.tabs').getBoundingClientRect().top;
+  const box = {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  const why = [];
+  if (r.top < top) why.push('above the screen, under the header (' + top + ')');
+  if (r.bottom > bottom) why.push('below the screen, under the tab bar (' + bottom + ')');
+  if (r.left < 0 || r.right > innerWidth) why.push('off the side of the screen');
+  const scroller = el.closest('.boardscroll');
+  if (scroller) {
+    const s = scroller.getBoundingClientRect();
+    const label = scroller.querySelector('.rowlabel').getBoundingClientRect();
+    if (r.left < label.right || r.right > s.right) why.push('scrolled out of the board (' + label.right + '-' + s.right + ')');
+  }
+  const bar = document.querySelector('.firebar');
+  if (bar && !bar.contains(el) && r.bottom > bar.getBoundingClientRect().top) why.push('under the fire buttons');
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!el.contains(hit)) why.push('covered by ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing'));
+  return {seen: !why.length, why: why.join('; '), box};
+})()`, sel)
+}
+
+// where is what inView says.
+type where struct {
+	Seen bool               `json:"seen"`
+	Why  string             `json:"why"`
+	Box  map[string]float64 `json:"box"`
+}
+
+// tapWhereItIs taps the middle of the element matching sel where it is on
+// the screen now, without scrolling anything first, as a thumb taps what
+// it sees.
+func (p *phone) tapWhereItIs(sel string) {
+	p.t.Helper()
+	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
+	p.do(chromedp.TapXY(xy[0], xy[1]))
+}
+
+// fireAtTheFarCorner is the first turn on the host's phone, at 390px,
+// where the board is wider than the screen and scrolls sideways: Ann's
+// die shows 1, and the thumb swipes the board to its last columns and the
+// page down until its last row sits above the Fire button, taps J10 where
+// it is, and fires. Aiming keeps the board where the thumb took it, J10
+// and its Fire button both on the screen and uncovered; firing leaves the
+// board there too. The host has not yet read the notices of Bob's and
+// Cy's phones joining, which float above the tab bar: the Fire button is
+// held above them. Then the host reads them (OK), and Ann ends her turn.
+func (rt *royaleTable) fireAtTheFarCorner() {
+	t := rt.t
+	g := rt.game("Ann")
+	if name := rt.names[g.Turn]; name != "Ann" {
+		t.Fatalf("the game starts with %s, want Ann on the host's phone", name)
+	}
+	p := rt.phones["Ann"]
+	if w := eval[float64](p, `innerWidth`); w != 390 {
+		t.Fatalf("the host's phone is %vpx wide, want 390", w)
+	}
+	rt.tapUntil(p, `[data-testid=die-1]`, func(g game) bool { return g.Die > 0 })
+	p.waitText(`[data-testid=next]`, "Die: 1")
+	p.waitFor("the fire button", `!!document.querySelector('[data-testid=fire]')`)
+	p.settle()
+	if n := eval[int](p, `document.querySelectorAll('[data-testid=notice-ok]').length`); n != 2 {
+		t.Fatalf("the host's phone shows %d notices of phones that joined, want Bob's and Cy's", n)
+	}
+	eval[bool](p, `(() => {
+  const cell = document.querySelector('[data-cell=J10]');
+  cell.scrollIntoView({block: 'nearest', inline: 'end'});
+  window.scrollBy(0, cell.getBoundingClientRect().bottom - document.querySelector('.firebar').getBoundingClientRect().top + 8);
+  return true;
+})()`)
+	left := eval[float64](p, `document.querySelector('.boardscroll').scrollLeft`)
+	if left == 0 {
+		t.Fatal("the board did not scroll sideways: at 390px its last columns should be off the screen at first")
+	}
+	if at := eval[where](p, inView(`[data-cell=J10]`)); !at.Seen {
+		t.Fatalf("before aiming, J10 is not in view: %s %v", at.Why, at.Box)
+	}
+	p.tapWhereItIs(`[data-cell=J10]`)
+	p.waitFor("J10 aimed", `document.querySelector('[data-cell=J10]')?.classList.contains('sel')`)
+	p.waitText(`[data-testid=fire]`, "Fire at J10")
+	p.settle()
+	if got := eval[float64](p, `document.querySelector('.boardscroll').scrollLeft`); got != left {
+		t.Errorf("aiming moved the board sideways from %v to %v", left, got)
+	}
+	for _, sel := range []string{`[data-cell=J10]`, `[data-testid=fire]`} {
+		if at := eval[where](p, inView(sel)); !at.Seen {
+			t.Errorf("aimed at J10, %s is not in view: %s %v", sel, at.Why, at.Box)
+		}
+	}
+	p.view("aimed-far-corner")
+	p.tapWhereItIs(`[data-testid=fire]`)
+	p.waitFor("the shot at J10", `/(miss|hit)/.test(document.querySelector('[data-cell=J10]').className)`)
+	p.settle()
+	if got := eval[float64](p, `document.querySelector('.boardscroll').scrollLeft`); got != left {
+		t.Errorf("firing moved the board sideways from %v to %v", left, got)
+	}
+	if at := eval[where](p, inView(`[data-cell=J10]`)); !at.Seen {
+		t.Errorf("fired at J10, it is not in view: %s %v", at.Why, at.Box)
+	}
+	if at := eval[where](p, inView(`[data-testid=end-turn]`)); !at.Seen {
+		t.Errorf("fired, End the turn is not in view: %s %v", at.Why, at.Box)
+	}
+	p.view("fired-far-corner")
+	rt.seenJoins()
+	rt.tapUntil(p, `[data-testid=end-turn]`, func(g game) bool { return rt.names[g.Turn] != "Ann" })
+}
+
+// seenJoins has the host read the notices of the phones that joined (OK
+// on each), which float above the tab bar until then.
+func (rt *royaleTable) seenJoins() {
+	host := rt.phones["Ann"]
+	for eval[bool](host, `!!document.querySelector('[data-testid=notice-ok]')`) {
+		host.tap(`[data-testid=notice-ok]`)
+		host.settle()
+	}
+}
+
 // TestRoyaleStandardGameOnThreePhones: the host plays Ann from its phone.
 func TestRoyaleStandardGameOnThreePhones(t *testing.T) {
 	rt := newRoyaleTable(t, "standard", "real", true)
 	rt.keepFleets()
 	rt.checkBoard()
+	rt.fireAtTheFarCorner()
 	rt.play(false, false)
 	rt.checkEnd()
 }
@@ -488,6 +623,7 @@ func TestRoyaleAdvancedGameOnThreePhones(t *testing.T) {
 	rt := newRoyaleTable(t, "advanced", "tally", false)
 	rt.keepFleets()
 	rt.checkBoard()
+	rt.seenJoins()
 	rt.play(true, true)
 	rt.checkEnd()
 }
@@ -501,6 +637,9 @@ func TestRoyaleAbandonOnThreePhones(t *testing.T) {
 	host.tap(`[data-testid=go-play]`)
 	host.tap(`[data-testid=start-game]`)
 	rt.phones["Bob"].waitFor("the dealt hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
+	// The notices of the phones that joined float above the tab bar, over
+	// the foot of the host's long hand: read first.
+	rt.seenJoins()
 	host.tap(`[data-testid=abandon]`)
 	host.waitText("main", "Abandon game 1? Nobody wins; the pot (6 coins) goes back")
 	rt.shotOnce(host, "abandon-confirm")
@@ -512,4 +651,26 @@ func TestRoyaleAbandonOnThreePhones(t *testing.T) {
 		p.waitText(`[data-testid=pot] .value`, "0")
 	}
 	rt.shotOnce(rt.phones["Bob"], "abandoned")
+}
+
+// TestRoyaleFleetTypedFromTheBox: at an advanced table that plays with the
+// box's cards, the host's phone holds the fleet of Ann, who has no phone,
+// and gets the form to type her cards: the ship, its cells and its bonus
+// number for each card, every field named for a screen reader.
+func TestRoyaleFleetTypedFromTheBox(t *testing.T) {
+	srv := startServer(t)
+	m := makeTableFull(t, srv.URL, map[string]any{"game": "royale", "players": []string{"Ann", "Bob", "Cy"},
+		"royale": map[string]any{"mode": "advanced", "fleet": "entered", "die": "real"}})
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	host.tap(`[data-testid=start-game]`)
+	host.tap(`[data-testid=hold-Ann]`)
+	host.tap(`[data-testid=hold-yes-Ann]`)
+	host.waitFor("the form for Ann's cards", `document.querySelectorAll('[data-testid^=enter-cells-]').length === 3`)
+	names := eval[[]string](host, `[...document.querySelectorAll('[data-testid=fleets] select, [data-testid=fleets] input')].map((el) => el.getAttribute('aria-label') || '')`)
+	if len(names) != 9 || slices.Contains(names, "") {
+		t.Errorf("the fields of the fleet form are named %q, want a ship, cells and a bonus number for each of 3 cards", names)
+	}
+	host.shot("enter-fleet")
 }
