@@ -70,6 +70,19 @@ type axeViolation struct {
 // (the same page, checked again) is not given it twice.
 func (p *phone) axe(screen string) {
 	p.t.Helper()
+	for _, v := range p.axeFind(screen) {
+		var b strings.Builder
+		for _, n := range v.Nodes {
+			fmt.Fprintf(&b, "\n    %s: %s\n      %s", n.Target, strings.ReplaceAll(n.Summary, "\n", "\n      "), n.HTML)
+		}
+		p.t.Errorf("%s %s: axe %s (%s): %s%s", p.name, screen, v.ID, v.Impact, v.Help, b.String())
+	}
+}
+
+// axeFind runs axe-core on the screen as it is now and gives what it
+// found (axeRunJS).
+func (p *phone) axeFind(screen string) []axeViolation {
+	p.t.Helper()
 	p.settle()
 	src, err := axeSource()
 	if err != nil {
@@ -94,11 +107,5 @@ func (p *phone) axe(screen string) {
 	if err != nil {
 		p.t.Fatalf("%s %s: running axe: %v", p.name, screen, err)
 	}
-	for _, v := range found {
-		var b strings.Builder
-		for _, n := range v.Nodes {
-			fmt.Fprintf(&b, "\n    %s: %s\n      %s", n.Target, strings.ReplaceAll(n.Summary, "\n", "\n      "), n.HTML)
-		}
-		p.t.Errorf("%s %s: axe %s (%s): %s%s", p.name, screen, v.ID, v.Impact, v.Help, b.String())
-	}
+	return found
 }
