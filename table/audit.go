@@ -180,6 +180,9 @@ func (au *audit) report() AuditReport {
 	for _, g := range rep.Games {
 		rep.OK = rep.OK && g.OK
 	}
+	if rep.Rounds == nil { // a table that plays no rounds
+		rep.Rounds = []RoundAudit{}
+	}
 	rep.Problems = au.problems
 	if len(rep.Problems) > maxProblems {
 		rep.Problems = append(rep.Problems[:maxProblems:maxProblems], fmt.Sprintf("and %d more", len(au.problems)-maxProblems))
