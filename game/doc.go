@@ -32,7 +32,7 @@
 //
 // Turns:
 //
-//   - Banking is derived from the dice (a decision of docs/rules.md): the submitter
+//   - Banking is derived from the dice (docs/rules.md §1, a house rule): the submitter
 //     never says which dice were banked. The next required value is banked if
 //     shown, then the next, one die per value.
 //   - Dice in a RollResult are kept as reported; cargo is listed highest
@@ -46,11 +46,11 @@
 //     (ErrRethrowNotCargo) before the cargo policy is checked; under
 //     "together" a rethrow must be empty or all of the cargo (ErrRerollPolicy).
 //     Under cargo policy "none" the turn ends when the sequence is complete.
-//   - low-or-high (a decision of docs/rules.md): a first banking roll showing both a 6
+//   - low-or-high (docs/rules.md §2, Low or High): a first banking roll showing both a 6
 //     and a 1 must name its path, else ErrAmbiguousPath. A path named on a
 //     roll that banks nothing fixes nothing; in single-sequence games a path,
 //     if given, must name that sequence; Meier has no path.
-//   - Die Familie Meier (a decision of docs/rules.md): the children are the other dice
+//   - Die Familie Meier (docs/rules.md §3, a house rule): the children are the other dice
 //     of the throw that completes the 1+2 pair plus all later dice. A second
 //     1 or 2 in that throw is a child. Meier has no stand, re-roll or closed
 //     rolls.
@@ -117,7 +117,7 @@
 //     whose advantage is knowing the point, not whoever threw most recently.
 //   - Ties (preset only): one-tie-all-tie carries the whole pot; split pays
 //     equal whole-unit shares and the indivisible remainder stays in the pot
-//     as Settlement.Remainder (a decision of docs/rules.md); playoff carries the pot to
+//     as Settlement.Remainder (docs/rules.md §2, ties); playoff carries the pot to
 //     a one-round playoff of the tied players (Result.Playoff).
 //   - Nobody qualifies: all-tie carries the pot like a tie; score-zero makes
 //     everyone score 0, so all are tied under the tie rule; refund splits the
