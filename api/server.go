@@ -103,7 +103,7 @@ func (s *server) routes(e *echo.Echo) {
 	// The reads that cost most share a limit per token.
 	heavy := heavyLimit(s.heavy)
 	v1.POST("/crews", s.createCrew)
-	// A crew is a table of kind crew: :crewId is its table id.
+	// A crew is a table whose game is crew: :crewId is its table id.
 	cr := v1.Group("/crews/:crewId", authenticateBy("crewId"))
 	cr.GET("", s.getCrew)
 	cr.POST("/nights", s.createNight)

@@ -4,10 +4,10 @@
 -- Battleship Royale table's options. The one column game says it now:
 -- 'dice' (the dice games of docs/rules.md), 'royale' (Battleship Royale,
 -- docs/royale.md) or 'crew' (a crew's running balances, which plays no
--- rounds: migration 9). It replaces kind, which said only crew or not (dropped by migration 14). The
--- existing rows are filled in as the service used to tell: a crew is a
--- crew, a table with Battleship Royale options plays Battleship Royale,
--- and every other table the dice games.
+-- rounds: migration 9). It replaces kind, which said only crew or not
+-- (dropped by migration 14). The existing rows are filled in as the
+-- service used to tell: a crew is a crew, a table with Battleship Royale
+-- options plays Battleship Royale, and every other table the dice games.
 --
 -- A table's game never changes: the runtime role inserts it with the table
 -- (its INSERT on tables covers the new column) and is granted no UPDATE of
