@@ -31,7 +31,7 @@ var ruleCodes = []struct {
 }
 
 // royaleRules are the stable codes of the Battleship Royale rules a move
-// can break (ROYALE.md 5), sent as the problem's `rule`: one code per
+// can break (docs/royale.md §5), sent as the problem's `rule`: one code per
 // fault, as openapi.yaml's Problem lists them. A misspelt cell or sonar
 // line is no move at all but a request that does not read (domainKinds).
 var royaleRules = []struct {

@@ -14,7 +14,7 @@ import (
 )
 
 // These tests play Battleship Royale through the API: whole games in both
-// modes, every refusal of ROYALE.md 5, and the money and audit after.
+// modes, every refusal of docs/royale.md §5, and the money and audit after.
 
 // royaleScene is a Battleship Royale table with a phone for each player.
 type royaleScene struct {

@@ -11,7 +11,7 @@ import (
 // TestSealedViewHidesHowAClosedTurnEnded: a closed cargo re-roll that
 // shows 6-6 ends the turn as an automatic that may still be claimed, and
 // a player who re-rolls under the cup and stands ends it too. Other players
-// must not tell the two apart before the cups are lifted (RULES.md §4: a
+// must not tell the two apart before the cups are lifted (docs/rules.md §4: a
 // closed roll is sealed), or the next player knows to hurry their first
 // roll and void the claim.
 func TestSealedViewHidesHowAClosedTurnEnded(t *testing.T) {
@@ -42,7 +42,7 @@ func TestSealedViewHidesHowAClosedTurnEnded(t *testing.T) {
 	}
 }
 
-// refTurn is a second, plain reading of RULES.md §1-3 and the house rules in
+// refTurn is a second, plain reading of docs/rules.md §1-3 and the house rules in
 // doc.go, written without the engine's buffers, to judge whole turns
 // against: it says which rule the first bad throw breaks (and the roll and
 // die), or the final score.

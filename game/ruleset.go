@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Family says which kind of game a ruleset plays: the Ship, Captain and Crew
@@ -17,7 +18,7 @@ const (
 	FamilyMeier Family = "meier"
 )
 
-// CargoPolicy says how a qualified player may re-roll cargo (RULES.md §1).
+// CargoPolicy says how a qualified player may re-roll cargo (docs/rules.md §1).
 type CargoPolicy string
 
 // The cargo policies.
@@ -30,7 +31,7 @@ const (
 // TieRule says what happens when the best score of a round is shared.
 type TieRule string
 
-// The tie rules (RULES.md §2).
+// The tie rules (docs/rules.md §2).
 const (
 	TieOneTieAllTie TieRule = "one-tie-all-tie" // nobody wins; the pot carries
 	TieSplit        TieRule = "split"           // the tied winners share the pot
@@ -40,14 +41,14 @@ const (
 // NoQualifyRule says what happens when nobody in a round scores.
 type NoQualifyRule string
 
-// The no-one-qualifies rules (RULES.md §2).
+// The no-one-qualifies rules (docs/rules.md §2).
 const (
 	NoQualifyAllTie    NoQualifyRule = "all-tie"    // an all-tie: the pot carries
 	NoQualifyScoreZero NoQualifyRule = "score-zero" // everyone scores 0 for the round (Scarne)
 	NoQualifyRefund    NoQualifyRule = "refund"     // the pot is split among all players
 )
 
-// Payoff says how a winner is paid (RULES.md §6).
+// Payoff says how a winner is paid (docs/rules.md §6).
 type Payoff string
 
 // The payoffs.
@@ -56,7 +57,7 @@ const (
 	PayoffPerPoint Payoff = "per-point" // losers pay the winner stake × margin
 )
 
-// StartRule says who throws first in each round (RULES.md §7).
+// StartRule says who throws first in each round (docs/rules.md §7).
 type StartRule string
 
 // The start rules.
@@ -174,6 +175,15 @@ var presets = []preset{
 // DefaultPreset is the preset a table gets when it names none.
 const DefaultPreset = "bar"
 
+// presetNames are the presets' names, in display order, comma-separated.
+func presetNames() string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.info.Name
+	}
+	return strings.Join(names, ", ")
+}
+
 // Presets lists the presets in display order.
 func Presets() []PresetInfo {
 	out := make([]PresetInfo, len(presets))
@@ -192,7 +202,7 @@ func NewRuleset(name string, o Options) (Ruleset, error) {
 	}
 	i := slices.IndexFunc(presets, func(p preset) bool { return p.info.Name == name })
 	if i < 0 {
-		return Ruleset{}, fmt.Errorf("%w %q (known: bar, classic, scarne, ship-of-fools, ship-captain, low-or-high, family-meier)", ErrUnknownPreset, name)
+		return Ruleset{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownPreset, name, presetNames())
 	}
 	rs := presets[i].rs
 	rs.Preset = name
@@ -240,7 +250,7 @@ func (rs *Ruleset) apply(o Options) error {
 		}
 		rs.Automatic = *o.Automatic
 	} else if rs.Low {
-		// RULES.md §4: in a low game no score is automatic unless the table says so.
+		// docs/rules.md §4: in a low game no score is automatic unless the table says so.
 		rs.Automatic = false
 	}
 	if o.ClosedRolls != nil {

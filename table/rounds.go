@@ -39,7 +39,7 @@ func (s *Service) StartRound(ctx context.Context, a Auth, k Key, in StartRoundIn
 
 func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	st := w.st
-	if err := st.diceTable(); err != nil {
+	if err := st.plays(db.GameDice); err != nil {
 		return RoundView{}, err
 	}
 	if cur := st.current(); cur != nil {

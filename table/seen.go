@@ -41,7 +41,7 @@ func unseen(seen uint, recorded int, what string) (int, error) {
 // or was reversed, is judged as it would be without it.
 func (w *writer) seenRound(number int, seen *uint) error {
 	pr := w.st.last
-	if seen == nil || w.st.diceTable() != nil || pr == nil || pr.row.Number != number || pr.row.Status == db.RoundVoid {
+	if seen == nil || w.st.plays(db.GameDice) != nil || pr == nil || pr.row.Number != number || pr.row.Status == db.RoundVoid {
 		return nil
 	}
 	n, err := unseen(*seen, len(pr.actions), fmt.Sprintf("round %d", number))

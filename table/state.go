@@ -28,6 +28,8 @@ type tableState struct {
 	// royale is a Battleship Royale table's latest game; nil before its
 	// first, and at a dice table.
 	royale *royaleGame
+	// seam is the game the table plays (play.go).
+	seam tableGame
 }
 
 // playedRound is a stored round rebuilt by the engine.
@@ -255,7 +257,7 @@ func (st *tableState) player(id game.PlayerID) (db.Player, error) {
 
 // playing is round number, which must be the one being played.
 func (st *tableState) playing(number int) (*playedRound, error) {
-	if err := st.diceTable(); err != nil {
+	if err := st.plays(db.GameDice); err != nil {
 		return nil, err
 	}
 	if st.last == nil || number < 1 || number > st.last.row.Number {
@@ -268,17 +270,6 @@ func (st *tableState) playing(number int) (*playedRound, error) {
 		return nil, fmt.Errorf("%w: round %d was reversed; start a new round", ErrNoRound, number)
 	}
 	return nil, fmt.Errorf("%w: round %d is already settled", ErrNoRound, number)
-}
-
-// gameUnderway refuses to seat or unseat anyone while the table's game of
-// rounds is being played: from its first round until it is won, the game
-// keeps the players it began with.
-func (st *tableState) gameUnderway() error {
-	if st.rules().Goal.Kind == game.GoalRound || st.game == nil || st.game.Over() ||
-		(st.current() == nil && !st.game.Begun()) { // its only rounds were reversed
-		return nil
-	}
-	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)
 }
 
 // normalize round-trips a value through JSON so that nil and empty lists

@@ -82,9 +82,6 @@ func (st *tableState) view(viewer Principal) TableView {
 	v := TableView{ID: t.ID, Name: t.Name, Ruleset: t.Rules, Currency: t.Currency, NoOverdraft: t.NoOverdraft,
 		Status: t.Status, Players: make([]PlayerView, 0, len(st.players)), CreatedAt: t.CreatedAt, ClosedAt: t.ClosedAt,
 		Crew: t.Crew}
-	if t.Kind == db.KindCrew {
-		v.Kind = db.KindCrew
-	}
 	if viewer.Role != RoleAudit {
 		v.JoinCode = t.JoinCode
 	}
@@ -96,28 +93,7 @@ func (st *tableState) view(viewer Principal) TableView {
 			v.Pot = a.Balance
 		}
 	}
-	if r := st.last; r != nil {
-		v.RoundsPlayed = r.row.Number
-		if r.row.Status == db.RoundOpen {
-			v.CurrentRound, v.RoundsPlayed = r.row.Number, r.row.Number-1
-		}
-	}
-	if t.Royale != nil {
-		v.Royale = &RoyaleSummary{Options: *t.Royale}
-		if g := st.royale; g != nil {
-			v.Royale.Games = g.row.Number
-			if g.game.Phase() != royale.PhaseOver {
-				v.Royale.Current, v.Royale.Games = g.row.Number, g.row.Number-1
-			}
-		}
-	}
-	if st.rules().Goal.Kind != game.GoalRound && st.game != nil {
-		gv := &GameView{Totals: st.game.Totals(), Over: st.game.Over(), Playoff: st.game.Playoff()}
-		if res, ok := st.game.Result(); ok {
-			gv.Winner = res.Winner
-		}
-		v.Game = gv
-	}
+	st.seam.view(&v)
 	return v
 }
 

@@ -261,7 +261,7 @@ func TestAdviceOnFixedPositions(t *testing.T) {
 
 // TestPathHintKeepsBankingMandatory: in low-or-high a path named before
 // anything is banked only settles the choice on a throw that could start
-// either sequence. Banking stays mandatory (RULES.md §1): the engine banks
+// either sequence. Banking stays mandatory (docs/rules.md §1): the engine banks
 // a 1 from a throw without a 6 and refuses a 6-5-4 path named on it, so the
 // advisor must not let a player with the 6-5-4 hint skip the 1-2-3 path.
 func TestPathHintKeepsBankingMandatory(t *testing.T) {

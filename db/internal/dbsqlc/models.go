@@ -190,8 +190,8 @@ type Table struct {
 	HeadSeal       []byte
 	LegacySeq      int64
 	Royale         json.RawMessage
-	Kind           string
 	Crew           *int64
+	Game           string
 }
 
 type Turn struct {
