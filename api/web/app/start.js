@@ -1,3 +1,4 @@
+// @ts-check
 // start.js is the "start the next round" card: the ante, the declared score
 // of a progressive pot, and the roll-off before a roll-off table's first round.
 //
@@ -97,7 +98,7 @@ async function start(s, ui, rollOff) {
   if (s.table.ruleset.progressive) body.declared = Number(ui.declared);
   if (rollOff) body.rollOff = ui.throws;
   const want = Object.keys(body).length ? body : undefined;
-  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.write(s.path('/rounds'), want, s.token);
+  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.startRound(s, want);
   ui.busy = true;
   ui.error = '';
   s.render();
