@@ -1,21 +1,59 @@
 // Package web is the phone web app that tallyd serves at /: hand-written
 // HTML, CSS and JavaScript modules (no framework, no build step) embedded in
 // the binary. The app talks only to the public API described by
-// openapi.yaml, exactly as any other client would.
+// openapi.yaml, exactly as any other client would. Why it behaves as it
+// does (offline, idempotency, caching, who may press what) is written up
+// in docs/webapp.md.
 //
-// The Handler serves index.html at / and the app's assets under /app/,
-// and nothing else: only files of a known content type, each with a strong
-// ETag made from its content and Cache-Control: no-cache, so that a phone
-// revalidates every load and never runs a module older than the page it
-// came with. When tallyd knows its public address, the page carries it, and
-// the app builds its join, share and recovery links on it. The security
-// headers are the server's (package api), on every response.
+// # Serving
 //
-// How the app behaves at the table, and the choices made for it (tokens
-// kept on the phone, writes kept while offline, live updates, who may
-// press what), are in docs/web-app.md; the browser tests
-// (api/web/browsertest) drive it in a real browser.
-
+// This package serves GET / (index.html, with the --public-url written
+// into its tally-public-url meta tag) and GET /app/<file>, only files of a
+// known content type, each with a strong ETag and `Cache-Control:
+// no-cache`, gzipped once at start-up. The service worker (app/sw.js) is
+// written into at start-up with a version made from every other file and
+// the list of them (worker.go), so a deployment is a new worker. The
+// security headers, a strict Content-Security-Policy among them (no inline
+// script, no eval), are the API's (api/headers.go).
+//
+// # The app, by concern
+//
+// The app (app/*.js, one ES module per concern, each opening with what it
+// does) is organised in layers, each importing only from those below:
+//
+//   - The door to the API: api.js holds every endpoint of openapi.yaml the
+//     app calls, as typed functions; a read returns the answer, a write a
+//     Write that keeps its Idempotency-Key across retries. Nothing else
+//     builds an API path. The types come from openapi.yaml
+//     (types/openapi.d.ts, generated: `make types`).
+//   - What the phone keeps: store.js (tokens and each table's last view, in
+//     localStorage) and outbox.js (the writes not sent yet, in IndexedDB);
+//     live.js keeps a table's event stream open.
+//   - Drawing: dom.js builds elements and formats money and times; the
+//     other modules draw cards from what they are given.
+//   - Pages: app.js routes on the URL's hash (#new, #join=CODE, #c=ID, and
+//     #t=ID&tab=play|money|history|invite) and holds Session, the open
+//     table; crew.js holds CrewPage, the open crew. Both implement Page
+//     (page.js), the one interface the shared cards (money and what is
+//     owed) draw against, and keep their cards' state in a typed UI bag.
+//   - Tabs and cards: each tab of a table and each screen of a crew has
+//     its module, named after what it shows (the dice game's play and
+//     result, a Battleship Royale game's, money, history and the audit,
+//     invitations and seats, the host's actions, corrections, sharing a
+//     night); a module that grows past a screen's worth of concerns is
+//     split by concern.
+//   - The phone itself: installing and updating (pwa.js, sw.js), keeping
+//     the screen awake, warnings about an insecure address or a connection
+//     lost.
+//
+// # Checks
+//
+// Every module is type-checked (// @ts-check, JSDoc; tsc over
+// jsconfig.json and jsconfig.worker.json at the repository's root) and
+// linted (eslint.config.js) by `make test`. The browser tests
+// (browsertest) drive headless Chromium against the real API on a real
+// PostgreSQL, check every request and answer against openapi.yaml, run
+// axe-core on every screen they save, and watch for CSP violations.
 package web
 
 import (

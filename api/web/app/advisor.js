@@ -1,3 +1,4 @@
+// @ts-check
 // advisor.js asks POST /v1/odds what each choice is worth right now and
 // writes it in one line: "stand: 31% to win / roll both: 44%".
 
@@ -30,7 +31,7 @@ export function advisor(s, r, out, cargo, whole = false) {
     return el;
   }
   el.textContent = 'Working out the odds…';
-  api.send({ method: 'POST', path: '/v1/odds', body: req }, 2).then((advice) => {
+  api.odds(req).then((advice) => {
     odds.set(key, advice);
     fill(el, advice, req.cargo.length, hidden, whole);
   }, () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // api.js is the app's only door to Tally: the public HTTP API with bearer
 // tokens. Every write carries an Idempotency-Key made once per intended
 // action and reused on every retry, so a double tap or a retry after a
@@ -71,23 +72,50 @@ export function newKey() {
 }
 
 /**
- * write describes one intended write. Keep the object to retry it: its key
- * stays the same, so the server answers a retry with the stored response.
+ * Request is one request to send: a read, or a write with its key. The
+ * answer it expects is R (never set: it only carries the type).
+ * @template [R=unknown]
+ * @typedef {{ method: 'GET' | 'POST', path: string, body?: unknown, token?: string, key?: string,
+ *   file?: boolean, answer?: R }} Request
  */
-export function write(path, body, token) {
+
+/**
+ * Write is one intended write of body B, answered with R. Keep the object
+ * to retry it: its key stays the same, so the server answers a retry with
+ * the stored response.
+ * @template [B=unknown], [R=unknown]
+ * @typedef {{ method: 'POST', path: string, body: B, token?: string, key: string, answer?: R }} Write
+ */
+
+/**
+ * write describes one intended write (the endpoints below make them).
+ * @param {string} path
+ * @param {unknown} body
+ * @param {string} [token]
+ * @returns {Write}
+ */
+function write(path, body, token) {
   return { method: 'POST', path, body, token, key: newKey() };
 }
 
-/** get reads a path as JSON, retrying while the network is down. */
-export function get(path, token) {
+/**
+ * get reads a path as JSON, retrying while the network is down.
+ * @param {string} path
+ * @param {string} [token]
+ */
+function get(path, token) {
   return send({ method: 'GET', path, token });
 }
 
 /**
  * getAll reads every page of a list (rounds, ledger, events), following
  * each page's `next`, and resolves to the items of `field`, oldest first.
+ * @param {string} path
+ * @param {string} token
+ * @param {string} field
  */
-export async function getAll(path, token, field) {
+async function getAll(path, token, field) {
+  /** @type {unknown[]} */
   const items = [];
   const sep = path.includes('?') ? '&' : '?';
   for (let after = ''; ;) {
@@ -99,7 +127,7 @@ export async function getAll(path, token, field) {
 }
 
 const TIMEOUT_MS = 10000;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms) => new Promise((r) => { setTimeout(r, ms); });
 
 /**
  * send performs a request, retrying network failures, timeouts and 502-504
@@ -108,6 +136,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * still being written waits for it there and gets its answer.
  * It resolves to the parsed JSON body (for req.file, the file: see
  * download) and rejects with Problem or Offline.
+ * @template R
+ * @param {Request<R>} req
+ * @param {number} [attempts]
+ * @returns {Promise<R>}
  */
 export async function send(req, attempts = 7) {
   for (let i = 0; ; i++) {
@@ -138,8 +170,11 @@ export async function send(req, attempts = 7) {
  * download reads a file the API offers as an attachment (the night
  * receipt), retrying like send. It resolves to {blob, name}, the name the
  * server suggests, and rejects with Problem or Offline.
+ * @param {string} path
+ * @param {string} token
+ * @returns {Promise<{ blob: Blob, name: string }>}
  */
-export function download(path, token) {
+function download(path, token) {
   return send({ method: 'GET', path, token, file: true });
 }
 
@@ -153,7 +188,8 @@ function witness(path, res) {
 // once makes one attempt with a timeout, so a hung request on bad wifi is
 // retried rather than waited on forever.
 async function once(req) {
-  const headers = { Accept: req.file ? 'text/plain, application/problem+json' : 'application/json' };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: req.file ? 'text/plain, text/csv, application/problem+json' : 'application/json' };
   if (req.token) headers.Authorization = 'Bearer ' + req.token;
   if (req.key) headers['Idempotency-Key'] = req.key;
   let body;
@@ -189,3 +225,191 @@ async function parse(res) {
   if (!res.ok) throw new Problem(data || {}, res.status);
   return data;
 }
+
+// ---------------------------------------------------------------------------
+// The endpoints. Every path of openapi.yaml the app uses is built here and
+// nowhere else; the types are generated from openapi.yaml
+// (api/web/types/openapi.d.ts, `make types`), so a field the contract does
+// not have fails tsc in the module that reads it. A read returns the answer;
+// a write returns the Write to send (api.send or outbox.submit), which keeps
+// its Idempotency-Key across retries.
+
+/** @typedef {import('../types/openapi').components['schemas']} Schemas */
+/** @typedef {Schemas['Preset']} Preset */
+/** @typedef {Schemas['Table']} Table */
+/** @typedef {Schemas['Player']} Player */
+/** @typedef {Schemas['Round']} Round */
+/** @typedef {Schemas['RoyaleGame']} RoyaleGame */
+/** @typedef {Schemas['Balances']} Balances */
+/** @typedef {Schemas['SettleUp']} SettleUp */
+/** @typedef {Schemas['AuditReport']} AuditReport */
+/** @typedef {Schemas['Crew']} Crew */
+/** @typedef {Schemas['CrewStats']} CrewStats */
+/** @typedef {Schemas['CreatedTable']} CreatedTable */
+/** @typedef {Schemas['Joined']} Joined */
+/** @typedef {Schemas['Invitation']} Invitation */
+/** @typedef {Schemas['Recovered']} Recovered */
+/** @typedef {Schemas['RecoveryOffer']} RecoveryOffer */
+/** @typedef {Schemas['Advice']} Advice */
+/** @typedef {Schemas['RoundPage']['rounds'][number]} RoundSummary */
+/** @typedef {Schemas['LedgerPage']['transactions'][number]} Transaction */
+/** @typedef {Schemas['EventPage']['events'][number]} TableEvent */
+
+/**
+ * Door is what a phone holds of a table (a crew is a table too): its id and
+ * the token the phone was given for it.
+ * @typedef {{ id: number, token: string }} Door
+ */
+
+/** @param {number} id */
+const tablePath = (id) => `/v1/tables/${id}`;
+
+/**
+ * post is a Write of body to path, answered with R.
+ * @template B, R
+ * @param {string} path
+ * @param {B} body
+ * @param {string} [token]
+ * @returns {Write<B, R>}
+ */
+function post(path, body, token) {
+  return /** @type {Write<B, R>} */ (write(path, body, token));
+}
+
+/** presets lists the rule presets a table may start from. */
+export const presets = () => /** @type {Promise<Preset[]>} */ (get('/v1/presets'));
+
+/** receiptKey is the key the server signs night receipts with. */
+export const receiptKey = () => /** @type {Promise<{ publicKey: string }>} */ (get('/v1/receipt-key'));
+
+/**
+ * odds asks what each choice of a turn is worth, with two tries only: an
+ * advice that comes late is no advice.
+ * @param {Schemas['OddsRequest']} body
+ */
+export const odds = (body) => /** @type {Promise<Advice>} */ (send({ method: 'POST', path: '/v1/odds', body }, 2));
+
+/** @param {Schemas['CreateTableRequest']} body @returns {Write<Schemas['CreateTableRequest'], CreatedTable>} */
+export const createTable = (body) => post('/v1/tables', body);
+
+/** @param {Schemas['CreateCrewRequest']} body @returns {Write<Schemas['CreateCrewRequest'], CreatedTable>} */
+export const createCrew = (body) => post('/v1/crews', body);
+
+/** @param {Schemas['JoinRequest']} body @returns {Write<Schemas['JoinRequest'], Joined>} */
+export const join = (body) => post('/v1/join', body);
+
+/**
+ * invitation reads the open seats behind a join code (two tries).
+ * @param {string} code
+ */
+export const invitation = (code) => /** @type {Promise<Invitation>} */ (send({ method: 'GET', path: `/v1/join/${encodeURIComponent(code)}` }, 2));
+
+/** @param {string} code the recovery code a host typed @returns {Write<Schemas['RecoverRequest'], Recovered>} */
+export const recoverHost = (code) => post('/v1/host-recovery', { code });
+
+/** @param {Door} c */
+export const crew = (c) => /** @type {Promise<Crew>} */ (get(`/v1/crews/${c.id}`, c.token));
+
+/** @param {Door} c */
+export const crewStats = (c) => /** @type {Promise<CrewStats>} */ (get(`/v1/crews/${c.id}/stats`, c.token));
+
+/** @param {Door} c @param {Schemas['CreateNightRequest']} body @returns {Write<Schemas['CreateNightRequest'], CreatedTable>} */
+export const createNight = (c, body) => post(`/v1/crews/${c.id}/nights`, body, c.token);
+
+/** @param {Door} c @param {number} night the night's table @returns {Write<undefined, Balances>} */
+export const rollNight = (c, night) => post(`/v1/crews/${c.id}/nights/${night}/roll`, undefined, c.token);
+
+/** @param {Door} t */
+export const table = (t) => /** @type {Promise<Table>} */ (get(tablePath(t.id), t.token));
+
+/** @param {Door} t @returns {Write<undefined, Table>} */
+export const closeTable = (t) => post(`${tablePath(t.id)}/close`, undefined, t.token);
+
+/** @param {Door} t @param {string} name @returns {Write<Schemas['SeatRequest'], Player>} */
+export const seat = (t, name) => post(`${tablePath(t.id)}/players`, { name }, t.token);
+
+/** @param {Door} t @param {number} player @returns {Write<undefined, Player>} */
+export const leave = (t, player) => post(`${tablePath(t.id)}/players/${player}/leave`, undefined, t.token);
+
+/** @param {Door} t @param {number} player @returns {Write<undefined, Player>} */
+export const release = (t, player) => post(`${tablePath(t.id)}/players/${player}/release`, undefined, t.token);
+
+/** @param {Door} t @returns {Write<undefined, RecoveryOffer>} */
+export const offerRecovery = (t) => post(`${tablePath(t.id)}/host-recovery`, undefined, t.token);
+
+/** @param {Door} t @param {number} n */
+export const round = (t, n) => /** @type {Promise<Round>} */ (get(`${tablePath(t.id)}/rounds/${n}`, t.token));
+
+/** rounds lists every round of a table, oldest first. @param {Door} t */
+export const rounds = (t) => /** @type {Promise<RoundSummary[]>} */ (getAll(`${tablePath(t.id)}/rounds?limit=100`, t.token, 'rounds'));
+
+/** @param {Door} t @param {Schemas['StartRoundRequest'] | undefined} body @returns {Write<Schemas['StartRoundRequest'] | undefined, Round>} */
+export const startRound = (t, body) => post(`${tablePath(t.id)}/rounds`, body, t.token);
+
+/**
+ * roundActions is the path a round's actions are written to (the outbox
+ * compares it to tell which waiting writes are this round's).
+ * @param {Door} t @param {number} n
+ */
+export const roundActions = (t, n) => `${tablePath(t.id)}/rounds/${n}/actions`;
+
+/** @param {Door} t @param {number} n @param {Schemas['ActionRequest']} body @returns {Write<Schemas['ActionRequest'], Round>} */
+export const act = (t, n, body) => post(roundActions(t, n), body, t.token);
+
+/** @param {Door} t @param {number} n @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Round>} */
+export const takeBack = (t, n, body) => post(`${tablePath(t.id)}/rounds/${n}/take-back`, body, t.token);
+
+/** @param {Door} t @param {number} n @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Round>} */
+export const reverseRound = (t, n, body) => post(`${tablePath(t.id)}/rounds/${n}/reverse`, body, t.token);
+
+/** @param {Door} t @param {number} n */
+export const royale = (t, n) => /** @type {Promise<RoyaleGame>} */ (get(`${tablePath(t.id)}/royale/${n}`, t.token));
+
+/** @param {Door} t @param {Schemas['StartRoyaleRequest']} body @returns {Write<Schemas['StartRoyaleRequest'], RoyaleGame>} */
+export const startRoyale = (t, body) => post(`${tablePath(t.id)}/royale`, body, t.token);
+
+/** @param {Door} t @param {number} n @param {Schemas['RoyaleActionRequest']} body @returns {Write<Schemas['RoyaleActionRequest'], RoyaleGame>} */
+export const royaleAct = (t, n, body) => post(`${tablePath(t.id)}/royale/${n}/actions`, body, t.token);
+
+/** @param {Door} t @param {number} n @returns {Write<undefined, RoyaleGame>} */
+export const abandonRoyale = (t, n) => post(`${tablePath(t.id)}/royale/${n}/abandon`, undefined, t.token);
+
+/** @param {Door} t */
+export const balances = (t) => /** @type {Promise<Balances>} */ (get(`${tablePath(t.id)}/balances`, t.token));
+
+/** @param {Door} t */
+export const settleUp = (t) => /** @type {Promise<SettleUp>} */ (get(`${tablePath(t.id)}/settle-up`, t.token));
+
+/** ledger lists every money transaction of a table. @param {Door} t */
+export const ledger = (t) => /** @type {Promise<Transaction[]>} */ (getAll(`${tablePath(t.id)}/ledger?limit=500`, t.token, 'transactions'));
+
+/** ledgerCSV is the ledger as a CSV file. @param {Door} t */
+export const ledgerCSV = (t) => /** @type {Promise<{ blob: Blob, name: string }>} */ (download(`${tablePath(t.id)}/ledger.csv`, t.token));
+
+/**
+ * cash records a buy-in (deposits) or a cash-out (withdrawals).
+ * @param {Door} t @param {'deposits' | 'withdrawals'} kind @param {Schemas['CashRequest']} body
+ * @returns {Write<Schemas['CashRequest'], Balances>}
+ */
+export const cash = (t, kind, body) => post(`${tablePath(t.id)}/${kind}`, body, t.token);
+
+/** @param {Door} t @param {Schemas['PaymentRequest']} body @returns {Write<Schemas['PaymentRequest'], Balances>} */
+export const pay = (t, body) => post(`${tablePath(t.id)}/payments`, body, t.token);
+
+/** @param {Door} t @param {number} seq the ledger entry's event @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Balances>} */
+export const reverseEntry = (t, seq, body) => post(`${tablePath(t.id)}/ledger/${seq}/reverse`, body, t.token);
+
+/** events lists the table's log (players, money, host and rounds). @param {Door} t */
+export const events = (t) => /** @type {Promise<TableEvent[]>} */ (getAll(`${tablePath(t.id)}/events?kind=player&kind=ledger&kind=host&kind=round&limit=500`, t.token, 'events'));
+
+/**
+ * audit checks the table's history, against a head this phone witnessed.
+ * @param {Door} t @param {string} [witness] "SEQ:HASH"
+ */
+export const audit = (t, witness) => /** @type {Promise<AuditReport>} */ (get(`${tablePath(t.id)}/audit${witness ? `?witness=${witness}` : ''}`, t.token));
+
+/** receipt is the night receipt as a file. @param {Door} t */
+export const receipt = (t) => /** @type {Promise<{ blob: Blob, name: string }>} */ (download(`${tablePath(t.id)}/receipt`, t.token));
+
+/** streamURL is the table's live event stream (EventSource cannot send headers). @param {Door} t */
+export const streamURL = (t) => `${tablePath(t.id)}/stream?access_token=${encodeURIComponent(t.token)}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // audit.js is what a phone can check of a table's night: the audit (hash
 // chain, seals, money, every round replayed, and the latest head this phone
 // witnessed still in the history), an alarm when any of it fails, and the
@@ -23,7 +24,7 @@ export function lastAudit(s) {
   const last = audited.get(s.id);
   if (last && last.at === at) return last.answer;
   const head = store.head(s.id);
-  const answer = api.get(s.path(head ? `/audit?witness=${head}` : '/audit'), s.token);
+  const answer = api.audit(s, head);
   audited.set(s.id, { at, answer });
   answer.catch(() => audited.delete(s.id)); // a failed check is tried again
   return answer;
@@ -118,8 +119,8 @@ async function downloadReceipt(s, ui) {
   Object.assign(ui, { busy: true, done: '', error: '' });
   s.render(true);
   try {
-    const { blob, name } = await api.download(s.path('/receipt'), s.token);
-    if (!ui.key) ui.key = (await api.get('/v1/receipt-key').catch(() => ({}))).publicKey;
+    const { blob, name } = await api.receipt(s);
+    if (!ui.key) ui.key = (await api.receiptKey().catch(() => ({ publicKey: '' }))).publicKey;
     const url = URL.createObjectURL(blob);
     const link = h('a', { href: url, download: name, hidden: true });
     document.body.append(link);

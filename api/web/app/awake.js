@@ -1,3 +1,4 @@
+// @ts-check
 // awake.js keeps the screen on while a round or a game is open (a phone
 // that sleeps between throws loses the table), and buzzes the phone when
 // it becomes its player's turn. Both are left out quietly on browsers

@@ -1,3 +1,4 @@
+// @ts-check
 // commit.js checks, on the phone itself, that each fleet revealed at the
 // end of a Battleship Royale game is the one sealed when play began: it
 // recomputes SHA-256 over "tally royale commitment v1\n", the fleet's salt

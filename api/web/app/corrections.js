@@ -1,3 +1,4 @@
+// @ts-check
 // corrections.js is how the host puts a mistake right: take back the last
 // entry of the round, reverse the latest round, reverse a buy-in, cash-out
 // or payment. Nothing is deleted: each correction is an event of the
@@ -9,10 +10,10 @@ import * as api from './api.js';
 
 /**
  * confirmButton is a button that, tapped, asks `question` (with an
- * optional reason) before sending POST `path`; `done` gets the answer.
+ * optional reason) before sending the write `make(body)` makes (an api.js endpoint); `done` gets the answer.
  * `id` names the question in s.ui, so a redraw keeps it open.
  */
-export function confirmButton(s, { id, label, question, detail, yes, path, done, testid }) {
+export function confirmButton(s, { id, label, question, detail, yes, make, done, testid }) {
   const ui = s.ui.correct || (s.ui.correct = {});
   const st = ui[id];
   if (!st) {
@@ -27,17 +28,17 @@ export function confirmButton(s, { id, label, question, detail, yes, path, done,
   add(box, st.error && h('p.error', { role: 'alert' }, st.error),
     h('div.actions',
       h('button.danger', { type: 'button', 'data-testid': `${testid}-yes`, disabled: st.busy,
-        onclick: () => send(s, ui, id, path, done) }, st.busy ? 'Saving…' : yes),
+        onclick: () => send(s, ui, id, make, done) }, st.busy ? 'Saving…' : yes),
       h('button', { type: 'button', disabled: st.busy, onclick: () => { delete ui[id]; s.render(true); } }, 'Cancel')));
   return box;
 }
 
 // send posts the correction once: a retry keeps its Idempotency-Key, so a
 // lost answer never corrects twice.
-async function send(s, ui, id, path, done) {
+async function send(s, ui, id, make, done) {
   const st = ui[id];
   const body = st.reason.trim() ? { reason: st.reason.trim() } : undefined;
-  if (!st.request || JSON.stringify(st.request.body) !== JSON.stringify(body)) st.request = api.write(path, body, s.token);
+  if (!st.request || JSON.stringify(st.request.body) !== JSON.stringify(body)) st.request = make(body);
   st.busy = true;
   st.error = '';
   s.render(true);
@@ -58,22 +59,22 @@ export function roundFixes(s, r) {
   if (s.role !== 'host' || !r || r.status === 'reversed' || s.table.status === 'closed') return null;
   const n = r.number;
   const played = r.turns.some((t) => t.outcome.rolls.length > 0);
-  const show = async (round) => { s.setRound(round); await s.reload('money'); };
+  const show = async (round) => { s.setRound(round); await s.reloadMoney(); };
   return h('section.card.fixes', { 'data-testid': 'fixes' }, h('h2', 'Made a mistake?'),
     played && confirmButton(s, { id: `take-back-${n}`, testid: 'take-back', label: 'Take back the last entry…',
       question: 'Take back the last entry of this round?',
       detail: r.status === 'settled'
         ? 'The round opens again and its payout goes back into the pot, so the last throw or stand can be entered again.'
         : 'The last throw or stand is taken back, and can be entered again.',
-      yes: 'Yes, take it back', path: s.path(`/rounds/${n}/take-back`), done: show }),
+      yes: 'Yes, take it back', make: (body) => api.takeBack(s, n, body), done: show }),
     confirmButton(s, { id: `reverse-${n}`, testid: 'reverse-round', label: `Reverse round ${n}…`,
       question: `Reverse round ${n}?`,
       detail: 'Its antes and payout go back to everyone, as if it had not been played. The next round you start plays it again.',
-      yes: 'Yes, reverse it', path: s.path(`/rounds/${n}/reverse`), done: show }));
+      yes: 'Yes, reverse it', make: (body) => api.reverseRound(s, n, body), done: show }));
 }
 
 /** reversedCard says a round was reversed. */
-export function reversedCard(s, r) {
+export function reversedCard(_s, r) {
   return h('section.card.result', { 'data-testid': 'reversed' }, h('h2', `Round ${r.number}`),
     h('p.big', 'Reversed by the host.'), h('p', 'Its antes and payout went back: the money is as it was before it.'));
 }
@@ -93,8 +94,8 @@ export function moneyFixes(s, ledger) {
       const what = describe(s, e, cur);
       return h('div.owes', h('p', what), confirmButton(s, { id: `entry-${e.eventSeq}`, testid: `reverse-entry-${e.eventSeq}`,
         label: 'Reverse…', question: `Reverse this ${movements[e.kind].toLowerCase()}?`, detail: `${what} The same amount moves back.`,
-        yes: 'Yes, reverse it', path: s.path(`/ledger/${e.eventSeq}/reverse`),
-        done: async () => { await s.reload('money'); s.refresh(); } }));
+        yes: 'Yes, reverse it', make: (body) => api.reverseEntry(s, e.eventSeq, body),
+        done: async () => { await s.reloadMoney(); s.refresh(); } }));
     }));
 }
 

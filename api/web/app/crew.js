@@ -1,3 +1,4 @@
+// @ts-check
 // crew.js is a crew's page (#c=ID): what this member owes and is owed
 // across nights ("You owe Ann 4 chips"), the running balances, the
 // settle-up with "Mark paid", the nights (join tonight's, add a closed one
@@ -7,6 +8,8 @@
 // cards (money.js, owed.js) draw them: CrewPage answers what they ask of a
 // table's session.
 
+/** @typedef {import('./page.js').Page} Page */
+/** @typedef {import('./page.js').UI} UI */
 import { h, add, replace, typing } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
@@ -46,7 +49,10 @@ export function closeCrew() {
   page = null;
 }
 
-/** CrewPage is one crew open on this phone: its data and its live stream. */
+/**
+ * CrewPage is one crew open on this phone: its data and its live stream.
+ * @implements {Page}
+ */
 class CrewPage {
   constructor(main, saved) {
     this.main = main;
@@ -58,9 +64,12 @@ class CrewPage {
     this.view = '';
     this.data = null;
     this.table = null; // the crew as a table: its members are its players
+    /** @type {UI} */
     this.ui = {};
     this.loading = null;
     this.again = false;
+    /** @type {string | undefined} what was last drawn, as JSON */
+    this.seen = undefined;
     // The live stream (live.js) also asks again whenever the phone wakes.
     const stop = watch(this.id, this.token, () => this.refresh(), () => {});
     // A night made for the crew changes nothing in the crew's own history,
@@ -85,9 +94,9 @@ class CrewPage {
     return p ? p.name : `member ${id}`;
   }
 
-  // load reads the crew (members, balances, nights) and its settle-up.
-  async load() {
-    const [crew, plan] = await Promise.allSettled([api.get(`/v1/crews/${this.id}`, this.token), api.get(this.path('/settle-up'), this.token)]);
+  // read reads the crew (members, balances, nights) and its settle-up.
+  async read() {
+    const [crew, plan] = await Promise.allSettled([api.crew(this), api.settleUp(this)]);
     if (crew.status === 'rejected') throw crew.reason;
     const planned = plan.status === 'fulfilled' ? { value: plan.value } : { error: plan.reason.message, type: plan.reason.type || '' };
     return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned };
@@ -117,7 +126,7 @@ class CrewPage {
     }
     this.loading = (async () => {
       try {
-        if (this.take(await this.load())) this.render();
+        if (this.take(await this.read())) this.render();
       } catch (err) {
         if (!this.data) this.fatal(err);
       } finally {
@@ -131,9 +140,9 @@ class CrewPage {
     return this.loading;
   }
 
-  /** reload reads the crew again before a write says it is done (money.js, owed.js). */
-  async reload() {
-    this.take(await this.load());
+  /** reloadMoney reads the crew again before a write says it is done (Page). */
+  async reloadMoney() {
+    this.take(await this.read());
   }
 
   // fatal says why the crew cannot be opened, and offers to forget it.

@@ -1,3 +1,4 @@
+// @ts-check
 // crewstart.js is what the home screen offers for crews: "My crews" (the
 // crews this phone is in), starting a crew and joining one. A crew is a
 // group that plays night after night; its members join with its code like
@@ -60,7 +61,7 @@ async function makeCrew(e, form, error) {
   if (form.name.trim()) body.name = form.name.trim();
   if (form.currency.trim()) body.currency = form.currency.trim();
   if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) {
-    form.request = api.write('/v1/crews', body);
+    form.request = api.createCrew(body);
     form.join = null;
   }
   e.submitter.disabled = true;
@@ -70,7 +71,7 @@ async function makeCrew(e, form, error) {
     const entry = { id: crew.id, name: crew.name, kind: 'crew', role: 'host', token: made.hostToken, hostToken: made.hostToken,
       auditToken: made.auditToken, code: made.joinCode };
     if (me) {
-      if (!form.join) form.join = api.write('/v1/join', { code: made.joinCode, name: me });
+      if (!form.join) form.join = api.join({ code: made.joinCode, name: me });
       const j = await api.send(form.join);
       Object.assign(entry, { role: 'player', token: j.playerToken, playerId: j.player.id, playerName: j.player.name });
     }

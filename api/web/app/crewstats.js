@@ -1,3 +1,4 @@
+// @ts-check
 // crewstats.js is a crew's figures (#c=ID&v=stats), read from GET
 // /v1/crews/{id}/stats: the season table, one member's lifetime record
 // (nights, rounds, wins, win rate per game, automatics, biggest pot,
@@ -22,7 +23,7 @@ export function statsView(el, c) {
     el.append(h('p.card.muted', ui.error || 'Reading every night…'));
     if (!ui.busy) {
       ui.busy = true;
-      api.get(`/v1/crews/${c.id}/stats`, c.token).then((data) => { ui.data = data; }, (err) => { ui.error = err.message; })
+      api.crewStats(c).then((data) => { ui.data = data; }, (err) => { ui.error = err.message; })
         .finally(() => { ui.busy = false; c.render(true); });
     }
     return;

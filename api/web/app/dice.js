@@ -1,3 +1,4 @@
+// @ts-check
 // dice.js draws dice as pips (readable at a glance in a dark bar), the
 // covered cup of a sealed roll, and the entry pad players tap faces on.
 
@@ -42,6 +43,9 @@ export function cup() {
  * to put beside the send button (a way back). A `need` of 0 is a throw whose
  * count the phone cannot know (written while earlier ones wait to be sent):
  * up to five dice, any count, and the engine judges it when it arrives.
+ * @param {{ need: number, entry: { dice: number[] }, onChange: () => void, sendLabel: (n: number) => string,
+ *   onSend: () => void, busy?: boolean, bad?: number | null, extra?: { blocked: boolean, node: Node | null } | null,
+ *   aside?: Node | null }} opts
  */
 export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra, aside }) {
   const most = need || MAX_DICE;

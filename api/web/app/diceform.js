@@ -1,3 +1,4 @@
+// @ts-check
 // diceform.js is the part of the start form that sets a dice table's rules:
 // every option POST /v1/tables takes (openapi.yaml's Options, game.Options),
 // in plain words. The ones a bar changes most (ante, unit, the house rules)

@@ -1,3 +1,4 @@
+// @ts-check
 // dom.js builds the page from plain elements. Text always goes in through
 // textContent, never innerHTML, so a player named "<b>" stays a name.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // history.js is the History tab: the audit (with its alarm when the
 // history fails a check), the night receipt, who joined and what money was
 // recorded by hand (tablelog.js), and every round with every roll and its
@@ -17,8 +18,8 @@ export function historyTab(el, s) {
     gameHistory(el, s);
     return;
   }
-  const data = s.load('history', async () => {
-    const [rounds, audit, log] = await Promise.allSettled([api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds'),
+  const data = s.cached('history', async () => {
+    const [rounds, audit, log] = await Promise.allSettled([api.rounds(s),
       lastAudit(s), loadTableLog(s)]);
     const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
     return { rounds: plain(rounds), audit: plain(audit), log: plain(log) };

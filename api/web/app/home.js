@@ -1,3 +1,4 @@
+// @ts-check
 // home.js holds the screens before a table is open: the saved tables and
 // crews, starting a table and joining a table or a crew with its code.
 
@@ -31,7 +32,7 @@ export async function startScreen(main) {
   replace(main, top(), h('p.card', 'Loading the rules…'));
   let presets;
   try {
-    presets = await api.get('/v1/presets');
+    presets = await api.presets();
   } catch (err) {
     replace(main, top(), h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
     return;
@@ -82,7 +83,7 @@ async function makeTable(e, form, body, error) {
     }
     body.host = host;
   }
-  if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
+  if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.createTable(body);
   e.submitter.disabled = true;
   try {
     const made = await api.send(form.request);
@@ -187,7 +188,7 @@ export function joinScreen(main, code, seats) {
       return;
     }
     const body = { code: plainCode(form.code) || form.code.trim(), name };
-    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/join', body);
+    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.join(body);
     button.disabled = true;
     try {
       const j = await api.send(form.request);
@@ -232,7 +233,7 @@ export function joinScreen(main, code, seats) {
     delete seatBox.dataset.ready;
     if (!isCodeLength(code) || (code.length < 14 && !done)) return;
     if (!answers.has(code)) {
-      answers.set(code, api.send({ method: 'GET', path: `/v1/join/${code}` }, 2).catch((err) => {
+      answers.set(code, api.invitation(code).catch((err) => {
         if (!(err instanceof api.Problem) || err.status !== 404) answers.delete(code); // ask again later
         return null; // joining says what was wrong in words
       }));

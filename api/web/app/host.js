@@ -1,3 +1,4 @@
+// @ts-check
 // host.js holds what only the host's phone does with money: record a
 // player's buy-in or cash-out (the host holds the bank's cash), and close the
 // table at the end of the night, after a clear confirmation.
@@ -42,16 +43,16 @@ async function cash(s, ui, kind) {
     return;
   }
   const body = { player: ui.player, amount };
-  const path = s.path('/' + kind);
-  if (!ui.request || ui.request.path !== path || JSON.stringify(ui.request.body) !== JSON.stringify(body)) {
-    ui.request = api.write(path, body, s.token);
+  const next = api.cash(s, kind, body);
+  if (!ui.request || ui.request.path !== next.path || JSON.stringify(ui.request.body) !== JSON.stringify(body)) {
+    ui.request = next;
   }
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
     await api.send(ui.request);
-    await s.reload('money');
+    await s.reloadMoney();
     const who = s.name(body.player);
     ui.done = kind === 'deposits' ? `Recorded: ${who} bought in ${money(amount, cur)}.` : `Recorded: ${who} cashed out ${money(amount, cur)}.`;
     ui.amount = '';
@@ -104,13 +105,13 @@ export function closeCard(s) {
 // close sends POST close once (retries keep its key) and shows the final
 // balances from the top of the Money tab.
 async function close(s, ui) {
-  if (!ui.request) ui.request = api.write(s.path('/close'), undefined, s.token);
+  if (!ui.request) ui.request = api.closeTable(s);
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
     const table = await api.send(ui.request);
-    await s.reload('money');
+    await s.reloadMoney();
     s.ui.close = null;
     s.setTable(table);
     window.scrollTo(0, 0);

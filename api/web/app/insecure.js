@@ -1,3 +1,4 @@
+// @ts-check
 // insecure.js says, once, in plain words, when the app was opened at an
 // address that is not secure (plain http from another machine, such as
 // http://192.168.1.20:8080): the browser then allows no service worker, no

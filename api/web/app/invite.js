@@ -1,3 +1,4 @@
+// @ts-check
 // invite.js is the Invite tab: the join code in big letters and a QR code of
 // the join link, which lists the seats nobody has claimed yet so a new phone
 // can claim one with a single tap; and the seats, where the host seats a

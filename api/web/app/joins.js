@@ -1,3 +1,4 @@
+// @ts-check
 // joins.js tells the host phone, live and on every tab, of each phone that
 // joins with the code ("Dan joined with the code"), with a one-tap "Free
 // this seat" for a join the host did not expect: anyone with the code can

@@ -1,3 +1,4 @@
+// @ts-check
 // live.js keeps a table's server-sent event stream open. On every "change"
 // (and on a "sync" that shows something was missed, which is also what a
 // reconnect sends first) it asks the page to refetch: each phone then reads
@@ -5,6 +6,7 @@
 // chain head, which the phone keeps as one it witnessed.
 
 import { sawHead } from './store.js';
+import { streamURL } from './api.js';
 
 /**
  * watch streams table `id` with `token` and calls refresh() when the table
@@ -19,7 +21,7 @@ export function watch(id, token, refresh, status) {
   let timer = 0;
 
   const open = () => {
-    const url = `/v1/tables/${id}/stream?access_token=${encodeURIComponent(token)}`;
+    const url = streamURL({ id, token });
     es = new EventSource(url);
     es.addEventListener('open', () => {
       retry = 1000;

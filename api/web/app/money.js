@@ -1,3 +1,4 @@
+// @ts-check
 // money.js is the Money tab: a player's own "Your money" card (owed.js),
 // balances, the settle-up plan with a "mark paid" button for each payment
 // (the host, or the player being paid), the host's buy-ins and cash-outs,
@@ -16,7 +17,7 @@ import { crewNightCard } from './nights.js';
 
 /** moneyTab shows balances and who owes whom, drawn from what was last fetched. */
 export function moneyTab(el, s) {
-  const data = s.load('money', () => loadMoney(s));
+  const data = s.cached('money', () => loadMoney(s));
   if (!data) {
     el.append(h('p.card.muted', 'Loading the balances…'));
     return;
@@ -44,8 +45,8 @@ export function moneyTab(el, s) {
 // loadMoney reads the balances and the settle-up plan as plain data, so that
 // two answers can be compared and a refusal shown in words.
 async function loadMoney(s) {
-  const [bal, plan, ledger] = await Promise.allSettled([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token),
-    s.role === 'host' ? api.getAll(s.path('/ledger?limit=500'), s.token, 'transactions') : Promise.resolve(null)]);
+  const [bal, plan, ledger] = await Promise.allSettled([api.balances(s), api.settleUp(s),
+    s.role === 'host' ? api.ledger(s) : Promise.resolve(null)]);
   const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message, type: r.reason.type || '' });
   return { balances: plain(bal), plan: plain(plan), ledger: plain(ledger) };
 }
@@ -68,9 +69,13 @@ export function balancesCard(b, cur, closed, title) {
 
 // downloadLedger saves GET ledger.csv; a plain link cannot carry the token.
 async function downloadLedger(s) {
-  const res = await fetch(s.path('/ledger.csv'), { headers: { Authorization: 'Bearer ' + s.token } });
-  if (!res.ok) return;
-  const url = URL.createObjectURL(await res.blob());
+  let file;
+  try {
+    file = await api.ledgerCSV(s);
+  } catch {
+    return;
+  }
+  const url = URL.createObjectURL(file.blob);
   const a = h('a', { href: url, download: `tally-table-${s.id}.csv` });
   document.body.append(a);
   a.click();
@@ -113,13 +118,13 @@ export function settleCard(s, plan, cur) {
 async function markPaid(s, ui, key, pay) {
   const body = { from: pay.from.playerId, to: pay.to.playerId, amount: pay.amount };
   const st = ui[key] || (ui[key] = {});
-  if (!st.request) st.request = api.write(s.path('/payments'), body, s.token);
+  if (!st.request) st.request = api.pay(s, body);
   st.busy = true;
   st.error = '';
   s.render(true);
   try {
     await api.send(st.request);
-    await s.reload('money');
+    await s.reloadMoney();
     delete ui[key];
   } catch (err) {
     st.busy = false;

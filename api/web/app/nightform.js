@@ -1,3 +1,4 @@
+// @ts-check
 // nightform.js is "Start tonight's table" on a crew's page (#c=ID&v=night):
 // the members who sit down, tapped in seat order, the game (a preset) with
 // the start form's rules (diceform.js), and the night's name. The night is
@@ -19,7 +20,7 @@ export function nightForm(el, c) {
   const draw = () => replace(el, ...body(c, f, draw));
   if (f.presets) return draw();
   el.append(h('p.card.muted', 'Loading the rules…'));
-  api.get('/v1/presets').then((presets) => {
+  api.presets().then((presets) => {
     f.presets = presets;
     f.preset = f.preset || presets[0].name;
     if (c.ui.night === f && el.isConnected) draw();
@@ -77,12 +78,12 @@ async function makeNight(e, c, f, rs, error) {
     Object.assign(error, { hidden: false, textContent: f.error });
     return;
   }
-  const body = diceRequest(rs, { ...f, names: [] });
-  delete body.players;
-  delete body.currency;
-  body.members = f.seats;
+  // A night seats the crew's members: no names of players, and the crew's currency.
+  const { players: _players, currency: _currency, ...rest } = diceRequest(rs, { ...f, names: [] });
+  /** @type {import('./api.js').Schemas['CreateNightRequest']} */
+  const body = { ...rest, members: f.seats };
   if (f.playing && c.me && f.seats.includes(c.me)) body.host = c.me;
-  if (!f.request || JSON.stringify(f.request.body) !== JSON.stringify(body)) f.request = api.write(`/v1/crews/${c.id}/nights`, body, c.token);
+  if (!f.request || JSON.stringify(f.request.body) !== JSON.stringify(body)) f.request = api.createNight(c, body);
   e.submitter.disabled = true;
   try {
     const made = await api.send(f.request);

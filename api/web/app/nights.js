@@ -1,3 +1,4 @@
+// @ts-check
 // nights.js lists a crew's nights on its page: tonight's open table, which
 // a member joins with one tap ("Join tonight": the night's join code and
 // the member's own name claim their seat, and the night opens on this
@@ -45,7 +46,7 @@ function nightRow(c, ui, n) {
 // name, which is the seat's) and opens the night's table on this phone.
 async function joinNight(c, ui, n) {
   const body = { code: n.joinCode, name: c.saved.playerName || c.name(c.me) };
-  const req = ui.join && ui.join.body.code === body.code ? ui.join : (ui.join = api.write('/v1/join', body));
+  const req = ui.join && ui.join.body.code === body.code ? ui.join : (ui.join = api.join(body));
   await busy(c, ui, n, async () => {
     const j = await api.send(req);
     store.save({ id: j.table.id, name: j.table.name, role: 'player', token: j.playerToken, playerId: j.player.id,
@@ -59,8 +60,8 @@ async function joinNight(c, ui, n) {
 // night whose closing did not do it; doing it twice changes nothing.
 async function rollNight(c, ui, n) {
   await busy(c, ui, n, async () => {
-    await api.send(api.write(`/v1/crews/${c.id}/nights/${n.table}/roll`, undefined, c.token));
-    await c.reload();
+    await api.send(api.rollNight(c, n.table));
+    await c.reloadMoney();
   });
 }
 

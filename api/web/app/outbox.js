@@ -1,3 +1,4 @@
+// @ts-check
 // outbox.js keeps the writes this phone could not send yet. Each write is
 // stored in IndexedDB, with its Idempotency-Key, before it is first sent,
 // and leaves only once the server has answered it: a phone offline, or
@@ -50,7 +51,7 @@ export function waiting(table) {
 }
 
 /**
- * submit sends a write (made by api.write) through the outbox, labelled in
+ * submit sends a write (made by an api.js endpoint) through the outbox, labelled in
  * plain words ("Ann: throw 6 5 4 3 3") for the screen. It resolves to the
  * server's answer, rejects with api.Problem if the server refuses it, and
  * with Queued when it could not be sent at once: it then waits here and
@@ -64,7 +65,7 @@ export async function submit(table, req, label) {
   w.seq = await store(w);
   items.push(w);
   const answer = w.stalled ? Promise.reject(new Queued(label)) :
-    new Promise((resolve, reject) => waiters.set(w.seq, { resolve, reject }));
+    new Promise((resolve, reject) => { waiters.set(w.seq, { resolve, reject }); });
   emit('change');
   kick();
   return answer;
@@ -163,7 +164,8 @@ function db() {
       try {
         open = indexedDB.open(DB, 1);
       } catch {
-        return resolve(null); // no IndexedDB here, or not allowed
+        resolve(null); // no IndexedDB here, or not allowed
+        return;
       }
       open.onupgradeneeded = () => open.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
       open.onsuccess = () => resolve(open.result);

@@ -1,3 +1,4 @@
+// @ts-check
 // owed.js is the "Your money" card of a player's phone on the Money tab:
 // what this player owes and is owed, in plain words from the settle-up plan
 // ("You owe Ann 2 chips"), and recording money they received ("Bob paid me
@@ -96,13 +97,13 @@ function confirmBox(s, ui, payer, amount) {
 // retries of the same payment.
 async function record(s, ui, payer, amount) {
   const body = { from: payer, to: s.me, amount };
-  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(body)) ui.request = api.write(s.path('/payments'), body, s.token);
+  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(body)) ui.request = api.pay(s, body);
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
     await api.send(ui.request);
-    await s.reload('money');
+    await s.reloadMoney();
     Object.assign(ui, { confirm: '', request: null, amount: '', open: false,
       done: `Recorded: ${s.name(payer)} paid you ${money(amount, s.table.currency)}.` });
   } catch (err) {

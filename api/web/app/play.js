@@ -1,3 +1,4 @@
+// @ts-check
 // play.js is the Play tab: whose turn it is and how many dice to throw, the
 // entry pad, the engine's verdict, stand / re-roll / claim / lift cups, the
 // advisor, and every turn of the round so far.
@@ -91,7 +92,7 @@ function turnCard(s, r) {
   const mine = s.mayRecordFor(who);
   const t = turnHere(s, r, turn, mine);
   const next = r.next || {};
-  const queued = outbox.waiting(s.id).filter((w) => w.path === s.path(`/rounds/${r.number}/actions`));
+  const queued = outbox.waiting(s.id).filter((w) => w.path === api.roundActions(s, r.number));
   // A stand waiting to be sent ends the turn on this phone: nothing more
   // may be recorded for it, and whose turn comes next is the engine's to
   // say once it has the stand.
@@ -334,9 +335,9 @@ function liftCups(s, r) {
 // from this token is remembered on this phone (memo: the roll's number
 // and, for a re-roll, the cargo before it).
 async function send(s, r, e, action, memo) {
-  const path = s.path(`/rounds/${r.number}/actions`);
+  const path = api.roundActions(s, r.number);
   const body = { ...action, ...api.seen(r, outbox.waiting(s.id).filter((w) => w.path === path).length) };
-  if (!e.pending || JSON.stringify(e.pending.body) !== JSON.stringify(body)) e.pending = api.write(path, body, s.token);
+  if (!e.pending || JSON.stringify(e.pending.body) !== JSON.stringify(body)) e.pending = api.act(s, r.number, body);
   e.busy = true;
   e.error = null;
   s.render();

@@ -1,3 +1,4 @@
+// @ts-check
 // recovery.js moves the host role to another phone. The host phone shows
 // a one-time host recovery code and a QR code of a link carrying it
 // (#recover=CODE); the other phone opens the link (or types the code),
@@ -47,7 +48,7 @@ export function recoveryCard(s) {
 
 // offer asks the server for a new code; the key is kept across retries.
 async function offer(s, ui) {
-  if (!ui.request) ui.request = api.write(s.path('/host-recovery'), undefined, s.token);
+  if (!ui.request) ui.request = api.offerRecovery(s);
   ui.busy = true;
   ui.error = '';
   s.render(true);
@@ -73,7 +74,7 @@ export function recoverScreen(main, code) {
       error.textContent = 'Type the code the host phone shows.';
       return;
     }
-    if (!form.request || form.request.body.code !== typed) form.request = api.write('/v1/host-recovery', { code: typed });
+    if (!form.request || form.request.body.code !== typed) form.request = api.recoverHost(typed);
     const button = e.currentTarget;
     button.disabled = true;
     try {

@@ -1,3 +1,4 @@
+// @ts-check
 // result.js describes rounds: the result in words (who won what, what
 // carried over) and every turn with its rolls, sealed ones as a covered cup.
 

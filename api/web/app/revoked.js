@@ -1,3 +1,4 @@
+// @ts-check
 // revoked.js is what a phone shows when its token stopped working because
 // of something done at the table, as the server says it (a problem type):
 // the host freed the seat this phone held, or the host role moved to

@@ -1,3 +1,4 @@
+// @ts-check
 // sealed.js is what this phone remembers of the closed rolls it typed
 // itself. The server shows a closed roll only to its player's token, so
 // the host's phone, recording for a player without a phone, gets a cup back

@@ -1,3 +1,4 @@
+// @ts-check
 // seats.js changes who sits at the table between rounds: the host seats a
 // latecomer (who then claims the seat from the QR code or with the code), and
 // a player leaves, by the host's phone or their own, after a confirmation,
@@ -46,7 +47,7 @@ async function seat(s, ui) {
     s.render(true);
     return;
   }
-  if (!ui.request || ui.request.body.name !== name) ui.request = api.write(s.path('/players'), { name }, s.token);
+  if (!ui.request || ui.request.body.name !== name) ui.request = api.seat(s, name);
   ui.busy = true;
   ui.error = '';
   s.render(true);
@@ -112,8 +113,8 @@ function releaseConfirm(s, rel, p) {
  * redraw. Used by the seats card and by the host's join notices (joins.js).
  */
 export async function release(s, st, p, onDone) {
-  const path = s.path(`/players/${p.id}/release`);
-  if (!st.request || st.request.path !== path) st.request = api.write(path, undefined, s.token);
+  const next = api.release(s, p.id);
+  if (!st.request || st.request.path !== next.path) st.request = next;
   st.busy = p.id;
   st.error = '';
   s.render(true);
@@ -145,8 +146,8 @@ function leaveConfirm(s, ui, p, locked) {
 
 // leave sends POST leave; the key is kept across retries for this player.
 async function leave(s, ui, p) {
-  const path = s.path(`/players/${p.id}/leave`);
-  if (!ui.request || ui.request.path !== path) ui.request = api.write(path, undefined, s.token);
+  const next = api.leave(s, p.id);
+  if (!ui.request || ui.request.path !== next.path) ui.request = next;
   ui.busy = true;
   ui.error = '';
   s.render(true);

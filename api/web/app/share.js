@@ -1,3 +1,4 @@
+// @ts-check
 // share.js is "Share the night" on a closed table's Money tab: a picture
 // drawn in a canvas in the browser (the night's name and date, each
 // player's result, best first, the biggest pot and who won it, who pays
@@ -24,7 +25,7 @@ export function shareCard(s) {
   const text = summary(ui.night);
   return add(card, canvas, h('pre.summary', { 'data-testid': 'share-text' }, text),
     h('div.actions',
-      navigator.share && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(ui, canvas, text) }, 'Share…'),
+      'share' in navigator && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(ui, canvas, text) }, 'Share…'),
       h('button', { type: 'button', 'data-testid': 'copy-text', onclick: () => copy(ui, text, s) }, 'Copy text'),
       h('button', { type: 'button', 'data-testid': 'download-picture', onclick: () => download(canvas, ui.night) }, 'Download picture')),
     ui.note && h('p.ok', { role: 'status', 'data-testid': 'share-note' }, ui.note));
@@ -35,8 +36,7 @@ async function prepare(s, ui) {
   Object.assign(ui, { busy: true, error: '' });
   s.render(true);
   try {
-    const [bal, plan, rounds] = await Promise.all([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token),
-      api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds')]);
+    const [bal, plan, rounds] = await Promise.all([api.balances(s), api.settleUp(s), api.rounds(s)]);
     ui.night = night(s.table, bal, plan, rounds);
   } catch (err) {
     ui.error = err.message;
@@ -133,7 +133,7 @@ export function picture(n) {
 // the phone's share sheet.
 async function share(ui, canvas, text) {
   try {
-    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+    const blob = await new Promise((resolve) => { canvas.toBlob(resolve, 'image/png'); });
     const file = new File([blob], fileName(ui.night), { type: 'image/png' });
     if (navigator.canShare && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], title: ui.night.name, text });
     else await navigator.share({ title: ui.night.name, text });

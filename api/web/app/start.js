@@ -1,3 +1,4 @@
+// @ts-check
 // start.js is the "start the next round" card: the ante, the declared score
 // of a progressive pot, and the roll-off before a roll-off table's first round.
 //
@@ -94,10 +95,13 @@ function rollOffEntry(s, ui, active) {
 
 async function start(s, ui, rollOff) {
   const body = {};
-  if (s.table.ruleset.progressive) body.declared = Number(ui.declared);
+  // A score not typed (or not a number) is left out, and the server says
+  // the round needs one: JSON has no NaN, and null is no score.
+  const declared = Number(ui.declared);
+  if (s.table.ruleset.progressive && String(ui.declared ?? '').trim() !== '' && Number.isFinite(declared)) body.declared = declared;
   if (rollOff) body.rollOff = ui.throws;
   const want = Object.keys(body).length ? body : undefined;
-  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.write(s.path('/rounds'), want, s.token);
+  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.startRound(s, want);
   ui.busy = true;
   ui.error = '';
   s.render();

@@ -1,3 +1,4 @@
+// @ts-check
 // store.js keeps each table's tokens in localStorage, so a reload (or a
 // phone that slept through a round) resumes where it was, and the latest
 // chain head the phone saw of each table, which the audit is asked to find

@@ -1,3 +1,4 @@
+// @ts-check
 // tablelog.js is History's log of seats and hand-recorded money, newest
 // first, from the audit log's player, ledger and host events: who joined
 // with the code, seats freed and left, the host role moving to another
@@ -14,7 +15,7 @@ import * as api from './api.js';
  * part of the kind before the dot.
  */
 export function loadTableLog(s) {
-  return api.getAll(s.path('/events?kind=player&kind=ledger&kind=host&kind=round&limit=500'), s.token, 'events');
+  return api.events(s);
 }
 
 /** tableLogCard lists what happened to the seats and the money by hand. */

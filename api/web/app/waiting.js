@@ -1,3 +1,4 @@
+// @ts-check
 // waiting.js shows the outbox on every screen: how many writes wait to be
 // sent and what they are ("2 waiting to send"), and, when the server
 // refused a write that waited, what was not recorded, why (the server's

@@ -1,0 +1,69 @@
+// @ts-check
+// page.js declares what a screen that draws the shared cards is: the
+// contract between the pages (Session, a table open on this phone, in
+// app.js; CrewPage, a crew, in crew.js) and the cards both draw (owed.js,
+// money.js and the cards they use). It holds types only.
+
+/** @typedef {import('./api.js').Table} Table */
+/** @typedef {import('./api.js').Write} Write */
+
+/**
+ * Card is the state one card keeps across redraws while a write is made:
+ * what is typed, whether it is being sent (busy: true, or the id of the
+ * row being sent), the write (kept so a retry reuses its key), the
+ * refusal or the confirmation to show. A card keeps its own fields too.
+ * @typedef {{ busy?: boolean | number, error?: any, done?: string, note?: string, request?: Write | null,
+ *   confirm?: boolean | number, [field: string]: any }} Card
+ */
+
+/**
+ * UI is a page's state that must outlive a redraw, one entry per card or
+ * concern (every key a module keeps there is named here, so a typo fails
+ * tsc). It is dropped when the page is opened again.
+ * @typedef {object} UI
+ * @property {Map<string, import('./api.js').Advice>} [odds] advisor.js: the advice already asked, by turn
+ * @property {Card} [receipt] audit.js: the night receipt's download
+ * @property {Record<string, Card>} [correct] corrections.js: the open confirmations, by id
+ * @property {Card} [cash] host.js: a buy-in or cash-out being typed
+ * @property {Card | null} [close] host.js: closing the table
+ * @property {Card} [joins] joins.js: the host's notices of phones that joined
+ * @property {Card} [pay] money.js: a settle-up payment
+ * @property {Card} [owed] owed.js: "you owe" and its payment
+ * @property {Card} [entry] play.js: the dice being entered
+ * @property {boolean} [showTurn] play.js, start.js: scroll the turn into view on the next draw
+ * @property {Card} [recovery] recovery.js: the host's recovery code
+ * @property {Card | null} [abandon] royale.js: abandoning a game
+ * @property {string} [aimed] royale.js: the cell aimed at, kept in view
+ * @property {number} [boardLeft] royale.js: how far the board is scrolled
+ * @property {Card | null} [royale] royale.js: the move being made
+ * @property {Card | null} [startGame] royale.js: starting a game
+ * @property {Card} [leave] seats.js: a player leaving
+ * @property {Card} [release] seats.js: a seat being freed
+ * @property {Card} [seat] seats.js: a latecomer being seated
+ * @property {Card} [share] share.js: sharing a closed night
+ * @property {Card} [start] start.js: starting a round
+ * @property {string} [note] crew.js: what the crew page just did
+ * @property {boolean} [invite] crew.js: the invite card is open
+ * @property {Card | null} [night] nightform.js: a night being set up
+ * @property {Card} [nights] nights.js: joining or adding a night
+ * @property {Card} [stats] crewstats.js: the crew's figures
+ */
+
+/**
+ * Page is what the shared cards (owed.js, money.js) need of the screen
+ * that draws them. Session (app.js) and CrewPage (crew.js) implement it,
+ * each name with one meaning on both.
+ * @typedef {object} Page
+ * @property {number} id the table's id (a crew is a table)
+ * @property {string} token this phone's token for it
+ * @property {'host' | 'player' | 'audit'} role
+ * @property {Table | null} table the table as last read (a crew's members are its players)
+ * @property {number} me this phone's player (0: none)
+ * @property {UI} ui
+ * @property {(id: number) => string} name a player's name by id ("the bank" for 0)
+ * @property {(force?: boolean) => void} render draws the page again (force: even while a field is typed in)
+ * @property {() => Promise<unknown>} refresh reads the page's data again and redraws if it changed
+ * @property {() => Promise<void>} reloadMoney reads the balances and settle-up again, before a write says it is done
+ */
+
+export {};
