@@ -334,7 +334,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Close the table; money left in the pot is returned (RULES.md section 6).
+         * Close the table; money left in the pot is returned (docs/rules.md §6).
          * @description Takes no body; one that is sent must be empty or `{}` (any field is refused).
          */
         post: operations["closeTable"];
@@ -651,7 +651,7 @@ export interface paths {
         /**
          * Keep or enter a fleet, sonar, roll, shoot, use bonus shots, or end the turn.
          * @description One action of the game being played, judged by the rules
-         *     (ROYALE.md) and recorded, or refused with a `rule` code and
+         *     (docs/royale.md) and recorded, or refused with a `rule` code and
          *     nothing changed.
          */
         post: operations["royaleAct"];
@@ -1072,7 +1072,7 @@ export interface components {
              *     standing now; `empty-turn` a whole turn without a roll;
              *     `turn-incomplete` a whole turn that stops too soon.
              *
-             *     A Battleship Royale move (invalid-move, ROYALE.md 5): `card` an
+             *     A Battleship Royale move (invalid-move, docs/royale.md §5): `card` an
              *     entered card of an unknown kind, the wrong length, not in one
              *     straight line, or with a bonus number missing or not allowed; `fleet` an entered fleet of the wrong number or kinds
              *     of cards, or two surface ships of one fleet on one cell;
@@ -1913,7 +1913,7 @@ export interface components {
             ok: boolean;
             detail?: string;
         };
-        /** @description A Battleship Royale table's choices (ROYALE.md). */
+        /** @description A Battleship Royale table's choices (docs/royale.md). */
         RoyaleOptions: {
             /**
              * @default standard
