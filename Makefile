@@ -60,10 +60,13 @@ types: jstools
 	npm run -s types
 
 # jstools installs the pinned checkers (package-lock.json) with npm ci when
-# node_modules does not match the lock.
+# node_modules does not match the lock. node_modules gets a go.mod of its
+# own, so that Go's ./... stops there: some npm packages carry Go code
+# (flatted does), which go vet and go test would otherwise take for Tally's.
 jstools: node
 	@cmp -s package-lock.json node_modules/.tally-lock 2>/dev/null || \
 		{ npm ci --no-audit --no-fund && cp package-lock.json node_modules/.tally-lock; }
+	@test -f node_modules/go.mod || printf 'module tally.invalid/node_modules\n' > node_modules/go.mod
 
 # node installs Debian's Node.js and npm when node is not found.
 node:
