@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tally-dice/tally/https/acmetest"
 )
 
 // httpsConfig is a configuration serving HTTPS with a certificate the
@@ -18,7 +20,7 @@ func httpsConfig(t *testing.T, httpsAddr, plainAddr string) config {
 	t.Helper()
 	dir := t.TempDir()
 	c := config{TLSCert: filepath.Join(dir, "cert.pem"), TLSKey: filepath.Join(dir, "key.pem"), Addr: httpsAddr, HTTPAddr: plainAddr}
-	newSelfSigned(t, 1).install(t, c.TLSCert, c.TLSKey)
+	acmetest.SelfSigned(t, 1).Install(t, c.TLSCert, c.TLSKey)
 	return c
 }
 
