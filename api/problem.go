@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -122,6 +123,13 @@ func (k *problemKind) problem(detail string) Problem {
 func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
+			return
+		}
+		if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+			// The phone went away (it gave up, or the page moved on) and
+			// its request was cancelled: no answer reaches anyone, and
+			// nothing went wrong on this side.
+			log.Debug("request given up by the client", "method", c.Request().Method, "path", c.Request().URL.Path)
 			return
 		}
 		p := problemFor(err)
