@@ -131,7 +131,7 @@ var (
 // too. Each is replaced by a placeholder where it stood,
 // so that whether it is shown, and where, is still compared; a hash
 // withheld (an empty string) stays empty. Whether a shown hash could be
-// recomputed from guessed dice is TestReviewSealedRollNotRecoverableFromEventHashes's
+// recomputed from guessed dice is TestSealedRollNotRecoverableFromEventHashes's
 // question.
 func (tw *twins) normalize(i int, body []byte) string {
 	out := strings.ReplaceAll(string(body), tw.tables[i].tb.Code, "<join-code>")
