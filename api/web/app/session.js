@@ -25,6 +25,11 @@ const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 
 // A Battleship Royale table's Play tab is the game's (royale.js).
 const play = (el, s) => (s.table.royale ? royaleTab(el, s) : playTab(el, s));
+/**
+ * TABS are the tabs of a table, by the name the URL gives them: the label
+ * and the function that draws the tab.
+ * @type {Record<string, [string, (el: HTMLElement, s: Session) => void]>}
+ */
 export const TABS = { play: ['Play', play], money: ['Money', moneyTab], history: ['History', historyTab], invite: ['Invite', inviteTab] };
 
 /**

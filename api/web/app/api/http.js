@@ -10,11 +10,20 @@
 
 import { sawHead } from '../store.js';
 
+/**
+ * ProblemBody is a refusal's body as read: what the contract says
+ * (openapi.yaml's Problem), every field optional, since a proxy in front
+ * of Tally may answer with anything.
+ * @typedef {Partial<import('../../types/openapi').components['schemas']['Problem']>} ProblemBody
+ */
+
 /** Problem is a refusal from the API (application/problem+json). */
 export class Problem extends Error {
+  /** @param {ProblemBody} p @param {number} status */
   constructor(p, status) {
     super(p.detail || p.title || `HTTP ${status}`);
     this.status = status;
+    /** @type {string} */
     this.type = p.type || '';
     this.roll = p.roll;
     this.die = p.die;
@@ -27,6 +36,7 @@ export class Problem extends Error {
  * was recorded since the state it was entered against (its `seen`): another
  * phone recorded the throw first. Its message says what and by whose phone;
  * the phone shows it, reads the table again and moves on.
+ * @param {unknown} err
  */
 export function recordedSince(err) {
   return err instanceof Problem && err.type === '/problems/recorded-since';
@@ -38,9 +48,12 @@ export function recordedSince(err) {
  * writes to the same path still waiting to be sent, which the server will
  * have recorded by the time this one arrives. A view without a count (kept
  * from an older server) sends none.
+ * @param {{ actions?: number }} view
+ * @param {number} waiting
+ * @returns {{ seen?: number }}
  */
 export function seen(view, waiting) {
-  return Number.isInteger(view.actions) ? { seen: view.actions + waiting } : {};
+  return view.actions !== undefined && Number.isInteger(view.actions) ? { seen: view.actions + waiting } : {};
 }
 
 /** Offline means the request never got an answer, even after retries. */
@@ -50,19 +63,24 @@ export class Offline extends Error {}
  * unanswered says whether err means the server did not judge the request:
  * the network failed, or the server (or a proxy in front of it) was busy
  * or down (408, 429, 502-504). Sending it again later may succeed.
+ * @param {unknown} err
  */
 export function unanswered(err) {
   if (err instanceof Offline) return true;
   return err instanceof Problem && [408, 429, 502, 503, 504].includes(err.status);
 }
 
+/** @typedef {(ok: boolean, note?: string) => void} NetworkListener */
+
+/** @type {Set<NetworkListener>} */
 const listeners = new Set();
 
-/** onNetwork calls fn(ok, note) whenever requests start or stop failing. */
+/** onNetwork calls fn(ok, note) whenever requests start or stop failing. @param {NetworkListener} fn */
 export function onNetwork(fn) {
   listeners.add(fn);
 }
 
+/** @param {boolean} ok @param {string} [note] */
 function tell(ok, note) {
   for (const fn of listeners) fn(ok, note);
 }
@@ -137,7 +155,7 @@ export async function getAll(path, token, field) {
   const items = [];
   const sep = path.includes('?') ? '&' : '?';
   for (let after = ''; ;) {
-    const page = await get(after ? `${path}${sep}after=${encodeURIComponent(after)}` : path, token);
+    const page = /** @type {{ next?: string } & Record<string, unknown[]>} */ (await get(after ? `${path}${sep}after=${encodeURIComponent(after)}` : path, token));
     items.push(...page[field]);
     if (!page.next) return items;
     after = page.next;
@@ -145,6 +163,7 @@ export async function getAll(path, token, field) {
 }
 
 const TIMEOUT_MS = 10000;
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => { setTimeout(r, ms); });
 
 /**
@@ -180,7 +199,7 @@ export async function send(req, attempts = 7) {
     }
     tell(true);
     witness(req.path, res);
-    return req.file ? file(res) : parse(res);
+    return /** @type {Promise<R>} */ (req.file ? file(res) : parse(res));
   }
 }
 
@@ -196,7 +215,11 @@ export function download(path, token) {
   return send({ method: 'GET', path, token, file: true });
 }
 
-// witness keeps the chain head a write's answer names for its table.
+/**
+ * witness keeps the chain head a write's answer names for its table.
+ * @param {string} path
+ * @param {Response} res
+ */
 function witness(path, res) {
   const head = res.headers.get('Tally-Head');
   const m = /^\/v1\/tables\/(\d+)(\/|$)/.exec(path);
@@ -205,6 +228,7 @@ function witness(path, res) {
 
 // once makes one attempt with a timeout, so a hung request on bad wifi is
 // retried rather than waited on forever.
+/** @param {Request} req */
 async function once(req) {
   /** @type {Record<string, string>} */
   const headers = { Accept: req.file ? 'text/plain, text/csv, application/problem+json' : 'application/json' };
@@ -224,14 +248,24 @@ async function once(req) {
   }
 }
 
-// file reads an attachment, or the problem that refused it.
+/**
+ * file reads an attachment, or the problem that refused it.
+ * @param {Response} res
+ * @returns {Promise<{ blob: Blob, name: string }>}
+ */
 async function file(res) {
-  if (!res.ok) return parse(res);
+  if (!res.ok) await parse(res); // throws the Problem that refused it
   const disposition = res.headers.get('Content-Disposition') || '';
   const m = /filename="([^"]+)"/.exec(disposition);
   return { blob: await res.blob(), name: m ? m[1] : 'download.txt' };
 }
 
+/**
+ * parse reads a JSON answer (typed by the endpoint that asked for it), or
+ * throws the Problem that refused the request.
+ * @param {Response} res
+ * @returns {Promise<unknown>} what it is, the endpoint that asked says
+ */
 async function parse(res) {
   const text = await res.text();
   let data = null;
