@@ -96,7 +96,10 @@ function turnCard(s, r) {
   // A stand waiting to be sent ends the turn on this phone: nothing more
   // may be recorded for it, and whose turn comes next is the engine's to
   // say once it has the stand.
-  const stood = queued.some((w) => w.body && w.body.kind === 'stand' && w.body.player === who);
+  const stood = queued.some((w) => {
+    const a = /** @type {api.Schemas['ActionRequest'] | undefined} */ (w.body); // written to the round's actions
+    return a && a.kind === 'stand' && a.player === who;
+  });
   const you = !!s.me && s.me === who;
   const title = stood ? `${you ? 'You' : s.name(who)} stood` : you ? 'Your turn' : `${s.name(who)}’s turn`;
   const info = h('div.turninfo',

@@ -12,8 +12,8 @@ const KEY = 'tally.tables';
  * @typedef {object} Entry
  * @property {number} id
  * @property {string} [name]
- * @property {'host' | 'player' | 'audit'} [role]
- * @property {string} [token] this phone's token for the table
+ * @property {'host' | 'player' | 'audit'} role
+ * @property {string} token this phone's token for the table
  * @property {number} [playerId] the player this phone plays (0: none)
  * @property {string} [playerName]
  * @property {string} [auditToken] the host's token for the audit
@@ -58,8 +58,8 @@ export function table(id) {
  * save stores what this phone holds for a table: {id, name, role, token,
  * playerId?, auditToken?, code?, kind? ("crew"), crew? (a night's crew),
  * hostToken? (a crew's, kept by the member who started it)}. A later save
- * merges into the entry.
- * @param {Entry} entry
+ * merges into the entry (a new entry names at least its role and token).
+ * @param {{ id: number } & Partial<Entry>} entry
  */
 export function save(entry) {
   const entries = all();
