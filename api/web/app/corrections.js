@@ -5,7 +5,7 @@
 // table's history, with the reason given, and every phone updates. Each
 // asks first, in plain words, what it will do.
 
-import { h, add, money, time } from './dom.js';
+import { h, add, money, time, fieldValue } from './dom.js';
 import * as api from './api.js';
 
 /**
@@ -22,7 +22,7 @@ export function confirmButton(s, { id, label, question, detail, yes, make, done,
   }
   const reason = h('input', { type: 'text', maxlength: 500, placeholder: 'Why? (optional, shown in History)',
     'data-testid': `${testid}-reason`, value: st.reason, disabled: st.busy,
-    oninput: (ev) => { st.reason = ev.target.value; } });
+    oninput: (ev) => { st.reason = fieldValue(ev); } });
   const box = h('div.confirm', { 'data-testid': `${testid}-confirm`, role: 'group' },
     h('p.big', question), detail && h('p', detail), h('label', reason));
   add(box, st.error && h('p.error', { role: 'alert' }, st.error),

@@ -199,7 +199,7 @@ function inviteCard(c) {
   const code = c.table.joinCode || c.saved.code;
   if (!code) return null;
   const link = joinLink(c);
-  return h('details.card.crewinvite', { 'data-testid': 'crew-invite', open: !!c.ui.invite, ontoggle: (e) => { c.ui.invite = e.target.open; } },
+  return h('details.card.crewinvite', { 'data-testid': 'crew-invite', open: !!c.ui.invite, ontoggle: (e) => { c.ui.invite = /** @type {HTMLDetailsElement} */ (e.target).open; } },
     h('summary', 'Invite someone to the crew'),
     h('p.code', { 'data-testid': 'crew-code' }, groupCode(code)),
     h('div.qr', qrSvg(link)),

@@ -5,7 +5,7 @@
 // players join a table (the join screen, home.js, opens a crew's page when
 // the code was a crew's).
 
-import { h, replace } from './dom.js';
+import { h, replace, fieldValue } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
@@ -32,7 +32,7 @@ export function crewStartScreen(main) {
   const form = { name: '', currency: '', me: '', names: ['', '', ''] };
   const error = h('p.error', { hidden: true, 'data-testid': 'crew-error' });
   const field = (label, key, attrs) => h('label.field', label, h('input', { type: 'text', name: key, value: form[key],
-    autocomplete: 'off', oninput: (e) => { form[key] = e.target.value; }, ...attrs }));
+    autocomplete: 'off', oninput: (e) => { form[key] = fieldValue(e); }, ...attrs }));
   const draw = () => replace(main,
     h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Start a crew'))),
     h('form.card.start', { onsubmit: (e) => makeCrew(e, form, error) },
@@ -41,7 +41,7 @@ export function crewStartScreen(main) {
       field('Your name', 'me', { maxlength: 40, placeholder: 'You', 'data-testid': 'crew-me' }),
       h('fieldset', h('legend', 'The others (more can join with the code)'),
         form.names.map((n, i) => h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `member ${i + 2}`,
-          placeholder: `Member ${i + 2}`, autocomplete: 'off', oninput: (e) => { form.names[i] = e.target.value; } })),
+          placeholder: `Member ${i + 2}`, autocomplete: 'off', oninput: (e) => { form.names[i] = fieldValue(e); } })),
         form.names.length < 15 && h('button.ghost', { type: 'button', 'data-testid': 'add-member',
           onclick: () => { form.names.push(''); draw(); } }, '+ Add a member')),
       error,

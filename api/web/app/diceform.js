@@ -5,7 +5,7 @@
 // are in view; who starts, re-anteing after a tie and the payoff wait under
 // "More options". Each shows the chosen preset's default until changed.
 
-import { h } from './dom.js';
+import { h, fieldValue } from './dom.js';
 
 /** STARTS names the start rules the way a table says them. */
 const STARTS = [
@@ -23,11 +23,11 @@ export function diceOptions(rs, form, draw) {
   const meier = rs.family === 'meier';
   const scarne = rs.goal.kind !== 'round';
   const toggle = (key, label, note) => h('label.toggle', h('input', {
-    type: 'checkbox', name: key, checked: value(form, rs, key), onchange: (e) => { form[key] = e.target.checked; draw(); },
+    type: 'checkbox', name: key, checked: value(form, rs, key), onchange: (e) => { form[key] = /** @type {HTMLInputElement} */ (e.target).checked; draw(); },
   }), h('span', label, note ? h('small', note) : null));
   const number = (key, label, min, fallback) => h('label.field', label, h('input', {
     type: 'number', inputmode: 'numeric', min, step: 1, name: key,
-    value: form[key] ?? fallback, oninput: (e) => { form[key] = e.target.value; },
+    value: form[key] ?? fallback, oninput: (e) => { form[key] = fieldValue(e); },
   }));
   const perPoint = value(form, rs, 'payoff') === 'per-point';
   const goal = form.goal || rs.goal;
@@ -36,9 +36,9 @@ export function diceOptions(rs, form, draw) {
       h('div.pair',
         number('ante', scarne ? 'Ante for the game' : 'Ante each round', 0, rs.ante),
         h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
-          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
+          value: form.currency || '', oninput: (e) => { form.currency = fieldValue(e); } }))),
       h('label.toggle', h('input', { type: 'checkbox', name: 'noOverdraft', checked: !!form.noOverdraft,
-        onchange: (e) => { form.noOverdraft = e.target.checked; } }), h('span', 'Nobody may go below zero',
+        onchange: (e) => { form.noOverdraft = /** @type {HTMLInputElement} */ (e.target).checked; } }), h('span', 'Nobody may go below zero',
         h('small', 'Players buy in with the host first')))),
     scarne && h('fieldset', h('legend', 'How the game ends'),
       radio('goal-kind', 'points', goal.kind === 'points', 'First to a number of points', 'That round is played out; the highest total wins',
@@ -47,18 +47,18 @@ export function diceOptions(rs, form, draw) {
         () => { form.goal = { kind: 'rounds', target: 10 }; draw(); }),
       h('label.field', goal.kind === 'points' ? 'Points to win' : 'Rounds to play', h('input', {
         type: 'number', inputmode: 'numeric', min: 1, max: 10000, step: 1, name: 'goal-target', value: goal.target,
-        oninput: (e) => { form.goal = { kind: goal.kind, target: e.target.value }; },
+        oninput: (e) => { form.goal = { kind: goal.kind, target: fieldValue(e) }; },
       }))),
     h('fieldset', h('legend', 'House rules'),
       !meier && toggle('automatic', 'Automatic', 'A 6-6 cargo wins the round at once'),
       !meier && toggle('closedRolls', 'Closed rolls', 'Re-rolls are thrown under the cup, hidden from the table until the round ends'),
       !scarne && toggle('low', 'Low wins', 'The lowest score takes the pot ("low boy")'),
       !scarne && toggle('progressive', 'Progressive pot', 'Each round someone names the winning score; only hitting it exactly wins, else the pot carries over')),
-    h('details.more', { open: form.more, ontoggle: (e) => { form.more = e.target.open; } },
+    h('details.more', { open: form.more, ontoggle: (e) => { form.more = /** @type {HTMLDetailsElement} */ (e.target).open; } },
       h('summary', 'More options'),
       h('fieldset', h('legend', 'Who throws first each round'),
         h('select', { name: 'start', 'aria-label': 'who throws first each round',
-          onchange: (e) => { form.start = e.target.value; } },
+          onchange: (e) => { form.start = fieldValue(e); } },
         STARTS.map(([v, label]) => h('option', { value: v, selected: value(form, rs, 'start') === v }, label)))),
       // A game of rounds antes once, before its first round.
       !scarne && h('fieldset', h('legend', 'After a tie'),

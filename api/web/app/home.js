@@ -2,7 +2,7 @@
 // home.js holds the screens before a table is open: the saved tables and
 // crews, starting a table and joining a table or a crew with its code.
 
-import { h, replace } from './dom.js';
+import { h, replace, fieldValue } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { plainCode, isCodeLength } from './invite.js';
@@ -139,11 +139,11 @@ function royaleForm(form, draw) {
     h('fieldset', h('legend', 'Money'),
       h('div.pair',
         h('label.field', 'Ante each game', h('input', { type: 'number', inputmode: 'numeric', min: 0, name: 'ante', 'data-testid': 'royale-ante',
-          value: r.ante, oninput: (e) => { r.ante = e.target.value; } })),
+          value: r.ante, oninput: (e) => { r.ante = fieldValue(e); } })),
         h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
-          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
+          value: form.currency || '', oninput: (e) => { form.currency = fieldValue(e); } }))),
       h('label.field', 'Bounty: the owner of each sunk card pays its shooter (0 for none)', h('input', { type: 'number',
-        inputmode: 'numeric', min: 0, name: 'bounty', 'data-testid': 'royale-bounty', value: r.bounty, oninput: (e) => { r.bounty = e.target.value; } }))),
+        inputmode: 'numeric', min: 0, name: 'bounty', 'data-testid': 'royale-bounty', value: r.bounty, oninput: (e) => { r.bounty = fieldValue(e); } }))),
     formEnd(form, draw, error, 'Players in seat order (2 to 6 play each game)', 6));
 }
 
@@ -161,15 +161,15 @@ function formEnd(form, draw, error, legend, max) {
       form.names.map((n, i) => h('div.namerow',
         h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
           placeholder: i === form.host ? 'Your name' : `Player ${i + 1}`, autocomplete: 'off',
-          oninput: (e) => { form.names[i] = e.target.value; } }),
+          oninput: (e) => { form.names[i] = fieldValue(e); } }),
         me(i))),
       form.names.length < max && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
         onclick: () => { form.names.push(''); draw(); } }, '+ Add a player'),
       h('label.toggle', h('input', { type: 'checkbox', name: 'not-playing', checked: form.host < 0, 'data-testid': 'host-none',
-        onchange: (e) => { form.host = e.target.checked ? -1 : 0; form.request = null; draw(); } }),
+        onchange: (e) => { form.host = /** @type {HTMLInputElement} */ (e.target).checked ? -1 : 0; form.request = null; draw(); } }),
       h('span', 'I’m not playing', h('small', 'This phone only keeps the books and records for the players.')))),
     h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
-      value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
+      value: form.name || '', oninput: (e) => { form.name = fieldValue(e); } })),
     error,
     h('button.primary', { type: 'submit', 'data-testid': 'create' }, 'Start the table'),
     h('a.button.ghost', { href: '#' }, 'Cancel'),
@@ -205,7 +205,7 @@ export function joinScreen(main, code, seats) {
     }
   };
   const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'aria-label': 'your name',
-    autocomplete: 'nickname', oninput: (e) => { form.name = e.target.value; } });
+    autocomplete: 'nickname', oninput: (e) => { form.name = fieldValue(e); } });
   // The open seats come from the link (#join=CODE&seat=Ann) at once, then
   // from the server (GET /v1/join/CODE) for a typed code or a stale link.
   const seatBox = h('div.seats', { 'data-testid': 'open-seats' });
@@ -250,7 +250,7 @@ export function joinScreen(main, code, seats) {
     h('section.card',
       h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 32, autocapitalize: 'characters',
         placeholder: 'ABCD-EFGH-JKMN-PQ', spellcheck: 'false',
-        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); lookUp(false); },
+        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = fieldValue(e).toUpperCase(); lookUp(false); },
         onchange: () => lookUp(true) })),
       seatBox,
       otherLabel,

@@ -3,7 +3,7 @@
 // player's buy-in or cash-out (the host holds the bank's cash), and close the
 // table at the end of the night, after a clear confirmation.
 
-import { h, money } from './dom.js';
+import { h, money, fieldValue } from './dom.js';
 import * as api from './api.js';
 
 /** cashCard records buy-ins (cash to the bank) and cash-outs (cash back). */
@@ -17,10 +17,10 @@ export function cashCard(s) {
     h('h2', closed ? 'Cash-outs' : 'Buy-ins and cash-outs'),
     h('p.muted.small', closed ? 'The table is closed: no more buy-ins, but you can still hand cash back.'
       : 'Cash a player hands you is a buy-in; cash you hand back is a cash-out.'),
-    h('label.field', 'Player', h('select', { name: 'cash-player', onchange: (e) => { ui.player = Number(e.target.value); } },
+    h('label.field', 'Player', h('select', { name: 'cash-player', onchange: (e) => { ui.player = Number(fieldValue(e)); } },
       t.players.map((p) => h('option', { value: p.id, selected: p.id === ui.player }, p.leftAt ? `${p.name} (left)` : p.name)))),
     h('label.field', `Amount (${cur})`, h('input', { type: 'number', inputmode: 'numeric', min: 1, step: 1, name: 'cash-amount',
-      value: ui.amount, placeholder: '0', oninput: (e) => { ui.amount = e.target.value; } })),
+      value: ui.amount, placeholder: '0', oninput: (e) => { ui.amount = fieldValue(e); } })),
     h('div.actions',
       !closed && h('button.primary', { type: 'button', 'data-testid': 'buy-in', disabled: ui.busy,
         onclick: () => cash(s, ui, 'deposits') }, 'Buy in'),

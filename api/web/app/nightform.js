@@ -6,7 +6,7 @@
 // opens it on the Invite tab, where the others claim their seats (or tap
 // "Join tonight" on the crew's page).
 
-import { h, replace } from './dom.js';
+import { h, replace, fieldValue } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { diceOptions, diceRequest } from './diceform.js';
@@ -48,7 +48,7 @@ h('p.muted.small', `Counted in the crew’s unit: ${c.table.currency}.`));
         at >= 0 ? h('span.seatno', String(at + 1)) : null, p.name);
       })),
       c.me && f.seats.includes(c.me) && h('label.toggle', h('input', { type: 'checkbox', name: 'night-playing', checked: f.playing,
-        'data-testid': 'night-playing', onchange: (e) => { f.playing = e.target.checked; } }),
+        'data-testid': 'night-playing', onchange: (e) => { f.playing = /** @type {HTMLInputElement} */ (e.target).checked; } }),
       h('span', `I play tonight as ${c.name(c.me)}`, h('small', 'This phone hosts the night and plays your seat; untick if you only keep the books.')))),
     h('fieldset', h('legend', 'Game'), f.presets.map((p) => h('label.preset', { class: p.name === f.preset ? 'on' : '' },
       h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === f.preset,
@@ -56,7 +56,7 @@ h('p.muted.small', `Counted in the crew’s unit: ${c.table.currency}.`));
       h('span', h('b', p.title || p.name), h('small', p.description))))),
     [...rules.childNodes],
     h('label.field', 'Name of the night', h('input', { type: 'text', maxlength: 80, name: 'night-name', value: f.name,
-      oninput: (e) => { f.name = e.target.value; } })),
+      oninput: (e) => { f.name = fieldValue(e); } })),
     error,
     h('button.primary', { type: 'submit', 'data-testid': 'create-night' }, 'Start the night'),
     h('a.button.ghost', { href: `#c=${c.id}` }, 'Cancel'))];

@@ -5,7 +5,7 @@
 // 2"), after a confirmation. Only the player who received money may record
 // it, so nobody can wipe out their own debt by saying they paid.
 
-import { h, money, cap } from './dom.js';
+import { h, money, cap, fieldValue } from './dom.js';
 import * as api from './api.js';
 
 /** yourMoneyCard shows a player what they owe and are owed; null on other phones. */
@@ -63,10 +63,10 @@ function receivedForm(s, ui, cur) {
   return h('div.received', { 'data-testid': 'received' },
     h('p.muted.small', 'Record money another player handed you, once you have it.'),
     h('label.field', 'Who paid you', h('select', { name: 'paid-by', disabled: confirming,
-      onchange: (e) => { ui.payer = Number(e.target.value); } },
+      onchange: (e) => { ui.payer = Number(fieldValue(e)); } },
     others.map((p) => h('option', { value: p.id, selected: p.id === ui.payer }, p.leftAt ? `${p.name} (left)` : p.name)))),
     h('label.field', `Amount (${cur})`, h('input', { type: 'number', inputmode: 'numeric', min: 1, step: 1, name: 'paid-amount',
-      value: ui.amount, placeholder: '0', disabled: confirming, oninput: (e) => { ui.amount = e.target.value; } })),
+      value: ui.amount, placeholder: '0', disabled: confirming, oninput: (e) => { ui.amount = fieldValue(e); } })),
     confirming ? confirmBox(s, ui, ui.payer, Number(ui.amount))
       : h('button.primary.alt', { type: 'button', 'data-testid': 'record-received', disabled: !!ui.busy, onclick: () => {
         const amount = Number(ui.amount);

@@ -5,7 +5,7 @@
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { add, h, replace, clock } from './dom.js';
+import { add, h, replace, clock, fieldValue } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
@@ -95,7 +95,7 @@ export function recoverScreen(main, code) {
       h('p', 'The host phone showed a host recovery code. Using it makes this phone the host of that table; the other phone stops being the host at once.'),
       h('label.field', 'Host recovery code', h('input.code', { type: 'text', value: form.code, maxlength: 64, autocapitalize: 'characters',
         spellcheck: 'false', autocomplete: 'off', 'aria-label': 'host recovery code', placeholder: '12-ABCD-EFGH-JKMN-PQ',
-        oninput: (e) => { form.code = e.target.value; } })),
+        oninput: (e) => { form.code = fieldValue(e); } })),
       h('button.primary', { type: 'button', 'data-testid': 'recover-go', onclick: go }, 'Become the host'),
       error,
       h('a.button.ghost', { href: '#' }, 'Cancel')));

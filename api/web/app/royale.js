@@ -8,7 +8,7 @@
 // A phone draws only what its own token reads: another player's fleet
 // never reaches it before its cards sink or the game ends.
 
-import { h, add, plural, money } from './dom.js';
+import { h, add, plural, money, fieldValue } from './dom.js';
 import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { commitment } from './commit.js';
@@ -158,7 +158,7 @@ function nextLine(s, g, mine) {
 function sonarControl(s, g, u) {
   if (!u.line) u.line = 'A';
   const lines = [...[...ROWS].map((r) => [r, `Row ${r}`]), ...Array.from({ length: 10 }, (_, i) => [String(i + 1), `Column ${i + 1}`])];
-  return h('div.sonar', h('select', { 'data-testid': 'sonar-line', 'aria-label': 'the row or column to sonar', onchange: (e) => { u.line = e.target.value; } },
+  return h('div.sonar', h('select', { 'data-testid': 'sonar-line', 'aria-label': 'the row or column to sonar', onchange: (e) => { u.line = fieldValue(e); } },
     lines.map(([v, label]) => h('option', { value: v, selected: v === u.line }, label))),
   h('button', { type: 'button', 'data-testid': 'sonar', disabled: u.busy, onclick: () => act(s, g, { player: g.turn, kind: 'sonar', line: u.line }) }, 'Sonar'));
 }
@@ -198,7 +198,7 @@ function boardCard(s, g) {
   // scrolled to across redraws (keepBoard), and can take the focus, so a
   // keyboard can scroll it too.
   const scroller = h('div.boardscroll', { tabindex: 0, role: 'region', 'aria-label': 'The board, rows A to J, columns 1 to 10',
-    onscroll: (e) => { s.ui.boardLeft = e.target.scrollLeft; } }, grid);
+    onscroll: (e) => { s.ui.boardLeft = /** @type {HTMLElement} */ (e.target).scrollLeft; } }, grid);
   return h('section.card.boardcard', h('p.legend.swipe', 'Rows A–J, columns 1–10: swipe the board sideways for the last columns.'),
     scroller, aiming ? fireButtons(s, g, u) : null,
     h('p.legend', own.size ? [h('span.key.ship', ''), (g.held || []).length ? (g.fleet || []).length ? ' your fleet and those you hold  '

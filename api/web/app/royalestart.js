@@ -3,7 +3,7 @@
 // card that deals, then each player keeping a dealt hand (two discards)
 // or typing the cards held from the box.
 
-import { h, add, plural, money } from './dom.js';
+import { h, add, plural, money, fieldValue } from './dom.js';
 import * as api from './api.js';
 import { ui, act, sendGame, errorLine, ROWS, KINDS, LENGTH, KIND_NAME } from './royaleact.js';
 
@@ -19,7 +19,7 @@ export function startGameCard(s) {
       `${o.die === 'tally' ? 'Tally rolls the die' : 'the real die'} · ${o.ante > 0 ? `ante ${money(o.ante, t.currency)}` : 'no ante'}` +
       `${o.bounty > 0 ? ` · bounty ${money(o.bounty, t.currency)} per sunk card` : ''}`),
     h('label.field', 'Who starts? (the youngest, says the box)', h('select', { 'data-testid': 'first',
-      onchange: (e) => { u.first = Number(e.target.value); } },
+      onchange: (e) => { u.first = Number(fieldValue(e)); } },
       seated.map((p) => h('option', { value: p.id, selected: p.id === u.first }, p.name)))),
     errorLine(u),
     h('button.primary', { type: 'button', 'data-testid': 'start-game', disabled: u.busy,
@@ -98,12 +98,12 @@ function entryForm(s, g, player) {
   const n = g.players.length >= 5 ? 2 : 3;
   const cards = u.cards[player] || (u.cards[player] = Array.from({ length: n }, (_, i) => ({ kind: g.options.mode === 'advanced' && i === 0 ? 'submarine' : 'destroyer', cells: '', bonus: 0 })));
   const rows = cards.map((c, i) => h('div.entercard', { role: 'group', 'aria-label': `card ${i + 1}` },
-    h('select', { 'data-testid': `enter-kind-${i}`, 'aria-label': `card ${i + 1}: the ship`, onchange: (e) => { c.kind = e.target.value; } },
+    h('select', { 'data-testid': `enter-kind-${i}`, 'aria-label': `card ${i + 1}: the ship`, onchange: (e) => { c.kind = fieldValue(e); } },
       KINDS.map((k) => h('option', { value: k, selected: k === c.kind }, `${KIND_NAME[k]} (${LENGTH[k]})`))),
     h('input', { type: 'text', 'data-testid': `enter-cells-${i}`, 'aria-label': `card ${i + 1}: its cells`, placeholder: 'cells, e.g. B2 B3 B4', value: c.cells,
-      autocapitalize: 'characters', autocomplete: 'off', oninput: (e) => { c.cells = e.target.value; } }),
+      autocapitalize: 'characters', autocomplete: 'off', oninput: (e) => { c.cells = fieldValue(e); } }),
     g.options.mode === 'advanced' && h('input.bonus', { type: 'number', min: 0, max: 5, 'aria-label': `card ${i + 1}: its bonus number`,
-      value: c.bonus, oninput: (e) => { c.bonus = Number(e.target.value) || 0; } })));
+      value: c.bonus, oninput: (e) => { c.bonus = Number(fieldValue(e)) || 0; } })));
   return h('div.enter', h('p', g.options.mode === 'advanced'
     ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship (and on the submarine, if it shows one).`
     : `Type the ${n} ship cards you hold, as the cards show them.`), rows,

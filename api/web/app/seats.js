@@ -6,7 +6,7 @@
 // settling up. The host may also free a seat a phone has claimed, locking
 // that phone out, when someone joined as a player who was not theirs to be.
 
-import { h } from './dom.js';
+import { h, fieldValue } from './dom.js';
 import * as api from './api.js';
 
 // seatsLocked says why seats cannot change right now, or '' when they can.
@@ -31,7 +31,7 @@ export function seatCard(s) {
     h('h2', 'Seat a latecomer'),
     h('p.muted.small', 'They sit last in the order and play from the next round; their phone then joins with the code.'),
     h('input', { type: 'text', name: 'seat-name', maxlength: 40, placeholder: 'Their name', 'aria-label': 'latecomer name',
-      autocomplete: 'off', value: ui.name, oninput: (e) => { ui.name = e.target.value; } }),
+      autocomplete: 'off', value: ui.name, oninput: (e) => { ui.name = fieldValue(e); } }),
     locked && h('p.muted', { 'data-testid': 'seats-locked' }, locked),
     h('button.primary', { type: 'submit', 'data-testid': 'seat', disabled: ui.busy || !!locked }, ui.busy ? 'Seating…' : 'Seat them'),
     ui.done && h('p.ok', { role: 'status', 'data-testid': 'seat-done' }, ui.done),

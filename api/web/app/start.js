@@ -8,7 +8,7 @@
 // careless tap on a player's phone starts nothing; a player's phone can
 // still start the round when the host's is away.
 
-import { h, money, sentence } from './dom.js';
+import { h, money, sentence, fieldValue } from './dom.js';
 import { names } from './result.js';
 import * as api from './api.js';
 import { dice, pad } from './dice.js';
@@ -25,7 +25,7 @@ export function startCard(s) {
   const card = h('section.card.start-round', h('h2', `Round ${ui.n}`), !asking && h('p', { 'data-testid': 'ante' }, anteLine(s)));
   if (rs.progressive) {
     card.append(h('label.field', 'Declared winning score', h('input', { type: 'number', inputmode: 'numeric',
-      value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = e.target.value; } })));
+      value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = fieldValue(e); } })));
   }
   if (rollOff) card.append(rollOffEntry(s, ui, active));
   const error = ui.error ? h('p.error', { role: 'alert' }, ui.error) : null;
@@ -87,7 +87,7 @@ function rollOffEntry(s, ui, active) {
   return h('div.rolloff', h('p', 'Who goes first: everyone throws all five dice; the lowest total starts.'),
     ui.throws.map((x, i) => h('div.row', h('span', s.name(x.player)), dice(x.dice),
       h('button.ghost.small', { type: 'button', onclick: () => { ui.throws.splice(i, 1); redraw(); } }, 'Remove'))),
-    h('label.field', 'Thrower', h('select', { onchange: (e) => { ui.player = Number(e.target.value); } },
+    h('label.field', 'Thrower', h('select', { onchange: (e) => { ui.player = Number(fieldValue(e)); } },
       active.map((p) => h('option', { value: p.id, selected: p.id === ui.player }, p.name)))),
     pad({ need: 5, entry: ui.roll, onChange: redraw, sendLabel: () => 'Add this throw',
       onSend: () => { ui.throws.push({ player: ui.player, dice: [...ui.roll.dice] }); ui.roll.dice = []; ui.player = 0; redraw(); } }));
