@@ -6,6 +6,7 @@
 
 /** @typedef {import('./api.js').Table} Table */
 /** @typedef {import('./api.js').Write} Write */
+/** @template T @typedef {import('./tablelog.js').Loaded<T>} Loaded */
 
 /**
  * Card is the state one card keeps across redraws while a write is made:
@@ -13,7 +14,7 @@
  * row being sent), the write (kept so a retry reuses its key), the
  * refusal or the confirmation to show. A card keeps its own fields too.
  * @typedef {{ busy?: boolean | number, error?: any, done?: string, note?: string, request?: Write | null,
- *   confirm?: boolean | number, [field: string]: any }} Card
+ *   confirm?: boolean | number | string, [field: string]: any }} Card
  */
 
 /**
@@ -64,6 +65,22 @@
  * @property {(force?: boolean) => void} render draws the page again (force: even while a field is typed in)
  * @property {() => Promise<unknown>} refresh reads the page's data again and redraws if it changed
  * @property {() => Promise<void>} reloadMoney reads the balances and settle-up again, before a write says it is done
+ */
+
+/**
+ * Shown is a Page whose table has been read: what the shared cards are
+ * drawn for (neither page draws them before).
+ * @typedef {Page & { table: Table }} Shown
+ */
+
+/**
+ * MoneyData is what the money cards read, each part read on its own (a
+ * refusal of one, such as settle-up while the pot is not empty, keeps its
+ * type): the balances, the settle-up and, for a table's host, the ledger.
+ * @typedef {object} MoneyData
+ * @property {Loaded<import('./api.js').Balances>} balances
+ * @property {Loaded<import('./api.js').SettleUp> & { type?: string }} plan
+ * @property {Loaded<import('./api.js').Transaction[] | null>} [ledger]
  */
 
 export {};
