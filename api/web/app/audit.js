@@ -4,7 +4,7 @@
 // witnessed still in the history), an alarm when any of it fails, and the
 // night receipt to check offline.
 
-import { h, plural } from './dom.js';
+import { h, plural, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
@@ -129,7 +129,7 @@ async function downloadReceipt(s, ui) {
     setTimeout(() => URL.revokeObjectURL(url), 60000);
     ui.done = `Saved as ${name}.`;
   } catch (err) {
-    ui.error = err instanceof api.Problem ? `No receipt yet. ${sentence(err.message)}` : err.message;
+    ui.error = err instanceof api.Problem ? `No receipt yet. ${sentence(message(err))}` : message(err);
   }
   ui.busy = false;
   s.render(true);

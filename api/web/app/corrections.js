@@ -5,7 +5,7 @@
 // table's history, with the reason given, and every phone updates. Each
 // asks first, in plain words, what it will do.
 
-import { h, add, money, time, fieldValue } from './dom.js';
+import { h, add, money, time, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 
 /**
@@ -48,7 +48,7 @@ async function send(s, ui, id, make, done) {
     await done(out);
   } catch (err) {
     st.busy = false;
-    st.error = 'Not corrected: ' + err.message;
+    st.error = 'Not corrected: ' + message(err);
     if (err instanceof api.Problem) st.request = null;
   }
   s.render(true);

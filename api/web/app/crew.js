@@ -10,7 +10,7 @@
 
 /** @typedef {import('./page.js').Page} Page */
 /** @typedef {import('./page.js').UI} UI */
-import { h, add, replace, typing } from './dom.js';
+import { h, add, replace, typing, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
@@ -147,7 +147,7 @@ class CrewPage {
 
   // fatal says why the crew cannot be opened, and offers to forget it.
   fatal(err) {
-    replace(this.main, h('section.card', h('h1', 'Cannot open this crew'), h('p.error', err.message),
+    replace(this.main, h('section.card', h('h1', 'Cannot open this crew'), h('p.error', message(err)),
       err instanceof api.Problem && [401, 404].includes(err.status) && h('button', { type: 'button',
         onclick: () => { store.forget(this.id); location.hash = '#'; } }, 'Remove it from this phone'),
       h('a.button', { href: '#' }, 'Home')));

@@ -5,7 +5,7 @@
 // players join a table (the join screen, home.js, opens a crew's page when
 // the code was a crew's).
 
-import { h, replace, fieldValue } from './dom.js';
+import { h, replace, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
@@ -81,7 +81,7 @@ async function makeCrew(e, form, error) {
     location.hash = `#c=${crew.id}`;
   } catch (err) {
     error.hidden = false;
-    error.textContent = err.message;
+    error.textContent = message(err);
     e.submitter.disabled = false;
   }
 }

@@ -8,7 +8,7 @@
 // plain words, judged only with enough throws. The server computes every
 // figure; the phone only draws them.
 
-import { h, add, svg, money, signed, replace } from './dom.js';
+import { h, add, svg, money, signed, replace, message } from './dom.js';
 import * as api from './api.js';
 
 /** statsLink is the crew page's way to the figures. */
@@ -23,7 +23,7 @@ export function statsView(el, c) {
     el.append(h('p.card.muted', ui.error || 'Reading every night…'));
     if (!ui.busy) {
       ui.busy = true;
-      api.crewStats(c).then((data) => { ui.data = data; }, (err) => { ui.error = err.message; })
+      api.crewStats(c).then((data) => { ui.data = data; }, (err) => { ui.error = message(err); })
         .finally(() => { ui.busy = false; c.render(true); });
     }
     return;

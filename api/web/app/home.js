@@ -2,7 +2,7 @@
 // home.js holds the screens before a table is open: the saved tables and
 // crews, starting a table and joining a table or a crew with its code.
 
-import { h, replace, fieldValue } from './dom.js';
+import { h, replace, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { plainCode, isCodeLength } from './invite.js';
@@ -34,7 +34,7 @@ export async function startScreen(main) {
   try {
     presets = await api.presets();
   } catch (err) {
-    replace(main, top(), h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
+    replace(main, top(), h('section.card', h('p.error', message(err)), h('a.button', { href: '#' }, 'Home')));
     return;
   }
   // host is the row of the host's own name (this phone plays it), -1 when
@@ -93,7 +93,7 @@ async function makeTable(e, form, body, error) {
     location.hash = `#t=${made.table.id}&tab=invite`;
   } catch (err) {
     error.hidden = false;
-    error.textContent = err.message;
+    error.textContent = message(err);
     e.submitter.disabled = false;
   }
 }
@@ -200,7 +200,7 @@ export function joinScreen(main, code, seats) {
       location.hash = crew ? `#c=${j.table.id}` : `#t=${j.table.id}`;
     } catch (err) {
       error.hidden = false;
-      error.textContent = err.message;
+      error.textContent = message(err);
       button.disabled = false;
     }
   };

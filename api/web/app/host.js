@@ -3,10 +3,13 @@
 // player's buy-in or cash-out (the host holds the bank's cash), and close the
 // table at the end of the night, after a clear confirmation.
 
-import { h, money, fieldValue } from './dom.js';
+import { h, money, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 
-/** cashCard records buy-ins (cash to the bank) and cash-outs (cash back). */
+/** @typedef {import('./session.js').Ready} Ready */
+/** @typedef {import('./page.js').Card} Card */
+
+/** cashCard records buy-ins (cash to the bank) and cash-outs (cash back). @param {Ready} s */
 export function cashCard(s) {
   const t = s.table;
   const cur = t.currency;
@@ -33,6 +36,7 @@ export function cashCard(s) {
 
 // cash records one buy-in or cash-out. The key is kept across retries of
 // the same entry and dropped once it is recorded or refused.
+/** @param {Ready} s @param {Card} ui @param {'deposits' | 'withdrawals'} kind */
 async function cash(s, ui, kind) {
   const amount = Number(ui.amount);
   const cur = s.table.currency;
@@ -58,14 +62,14 @@ async function cash(s, ui, kind) {
     ui.amount = '';
     ui.request = null;
   } catch (err) {
-    ui.error = 'Not recorded: ' + err.message;
+    ui.error = 'Not recorded: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;
   s.render(true);
 }
 
-/** closeCard closes the table, asking first in plain words what that means. */
+/** closeCard closes the table, asking first in plain words what that means. @param {Ready} s */
 export function closeCard(s) {
   const t = s.table;
   const ui = s.ui.close || (s.ui.close = {});
@@ -104,20 +108,21 @@ export function closeCard(s) {
 
 // close sends POST close once (retries keep its key) and shows the final
 // balances from the top of the Money tab.
+/** @param {Ready} s @param {Card} ui */
 async function close(s, ui) {
   if (!ui.request) ui.request = api.closeTable(s);
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
-    const table = await api.send(ui.request);
+    const table = /** @type {api.Table} */ (await api.send(ui.request)); // what closeTable answers
     await s.reloadMoney();
     s.ui.close = null;
     s.setTable(table);
     window.scrollTo(0, 0);
   } catch (err) {
     ui.busy = false;
-    ui.error = 'Not closed: ' + err.message;
+    ui.error = 'Not closed: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
     s.render(true);
   }

@@ -6,7 +6,7 @@
 // opens it on the Invite tab, where the others claim their seats (or tap
 // "Join tonight" on the crew's page).
 
-import { h, replace, fieldValue } from './dom.js';
+import { h, replace, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { diceOptions, diceRequest } from './diceform.js';
@@ -24,7 +24,7 @@ export function nightForm(el, c) {
     f.presets = presets;
     f.preset = f.preset || presets[0].name;
     if (c.ui.night === f && el.isConnected) draw();
-  }, (err) => replace(el, h('p.card.error', err.message)));
+  }, (err) => replace(el, h('p.card.error', message(err))));
   return undefined;
 }
 
@@ -93,8 +93,8 @@ async function makeNight(e, c, f, rs, error) {
     c.ui.night = null;
     location.hash = `#t=${made.table.id}&tab=invite`;
   } catch (err) {
-    f.error = err.message;
-    Object.assign(error, { hidden: false, textContent: err.message });
+    f.error = message(err);
+    Object.assign(error, { hidden: false, textContent: message(err) });
     e.submitter.disabled = false;
   }
 }

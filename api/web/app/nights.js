@@ -7,7 +7,7 @@
 // tonight's table. It also holds the card a closed night's Money tab shows
 // instead of settling up: its money went to the crew.
 
-import { h } from './dom.js';
+import { h, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
@@ -74,7 +74,7 @@ async function busy(c, ui, n, work) {
   try {
     await work();
   } catch (err) {
-    ui.error = `${n.name}: ${err.message}`;
+    ui.error = `${n.name}: ${message(err)}`;
   }
   ui.busy = 0;
   c.render(true);

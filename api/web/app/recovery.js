@@ -5,7 +5,7 @@
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { add, h, replace, clock, fieldValue } from './dom.js';
+import { add, h, replace, clock, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
@@ -56,7 +56,7 @@ async function offer(s, ui) {
     ui.offer = await api.send(ui.request);
     ui.request = null;
   } catch (err) {
-    ui.error = 'No code: ' + err.message;
+    ui.error = 'No code: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;
@@ -84,7 +84,7 @@ export function recoverScreen(main, code) {
       location.hash = `#t=${r.table.id}`;
     } catch (err) {
       error.hidden = false;
-      error.textContent = err.message;
+      error.textContent = message(err);
       button.disabled = false;
       if (err instanceof api.Problem) form.request = null;
     }

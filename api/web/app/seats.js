@@ -6,7 +6,7 @@
 // settling up. The host may also free a seat a phone has claimed, locking
 // that phone out, when someone joined as a player who was not theirs to be.
 
-import { h, fieldValue } from './dom.js';
+import { h, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 
 // seatsLocked says why seats cannot change right now, or '' when they can.
@@ -58,7 +58,7 @@ async function seat(s, ui) {
     ui.request = null;
     s.table.players = [...s.table.players.filter((x) => x.id !== p.id), p];
   } catch (err) {
-    ui.error = 'Not seated: ' + err.message;
+    ui.error = 'Not seated: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;
@@ -124,7 +124,7 @@ export async function release(s, st, p, onDone) {
     st.request = null;
     onDone(freed);
   } catch (err) {
-    st.error = `${p.name}’s seat is not freed: ${err.message}`;
+    st.error = `${p.name}’s seat is not freed: ${message(err)}`;
     if (err instanceof api.Problem) st.request = null;
   }
   st.busy = false;
@@ -156,7 +156,7 @@ async function leave(s, ui, p) {
     s.table.players = s.table.players.map((x) => (x.id === left.id ? left : x));
     Object.assign(ui, { confirm: 0, request: null });
   } catch (err) {
-    ui.error = `${p.name} has not left: ${err.message}`;
+    ui.error = `${p.name} has not left: ${message(err)}`;
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;

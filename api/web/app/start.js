@@ -8,7 +8,7 @@
 // careless tap on a player's phone starts nothing; a player's phone can
 // still start the round when the host's is away.
 
-import { h, money, sentence, fieldValue } from './dom.js';
+import { h, money, sentence, fieldValue, message } from './dom.js';
 import { names } from './result.js';
 import * as api from './api.js';
 import { dice, pad } from './dice.js';
@@ -113,7 +113,7 @@ async function start(s, ui, rollOff) {
     s.setRound(round);
   } catch (err) {
     ui.busy = false;
-    ui.error = 'Not started: ' + sentence(err.message);
+    ui.error = 'Not started: ' + sentence(message(err));
     // A player who cannot cover the ante at a no-overdraft table needs a
     // buy-in first, which the host records on the Money tab.
     if (err.type === '/problems/insufficient-funds') ui.error += s.role === 'host' ? ' Record a buy-in on the Money tab first.' : ' Buy in with the host first.';
