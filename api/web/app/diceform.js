@@ -15,19 +15,53 @@ const STARTS = [
   ['loser-first', 'Last round’s lowest scorer'],
 ];
 
+/** @typedef {import('./api.js').Schemas['Ruleset']} Ruleset */
+
+/**
+ * DiceForm is the start form's state across redraws: the preset, the
+ * players' names, and each option as changed (by its name in Options:
+ * undefined keeps the preset's), numbers as typed.
+ * @typedef {object} DiceForm
+ * @property {string} [preset]
+ * @property {string[]} [names] the players' names (a crew's night seats members instead)
+ * @property {string} [currency]
+ * @property {string} [name]
+ * @property {boolean} [noOverdraft]
+ * @property {boolean} [more] the "More options" are open
+ * @property {{ kind: string, target: unknown }} [goal]
+ * @property {unknown} [ante]
+ * @property {unknown} [stake]
+ * @property {string} [start] who throws first each round
+ * @property {string} [payoff] 'pot' or 'per-point'
+ */
+
+/**
+ * option reads an option of the form or of the preset by name.
+ * @param {DiceForm | Ruleset} from
+ * @param {string} key
+ * @returns {unknown}
+ */
+const option = (from, key) => /** @type {Record<string, unknown>} */ (from)[key];
+
 /**
  * diceOptions draws the rule fieldsets for the preset whose defaults are
  * rs; form keeps what was changed across redraws (undefined: the default).
+ * @param {Ruleset} rs
+ * @param {DiceForm} form
+ * @param {() => void} draw
  */
 export function diceOptions(rs, form, draw) {
   const meier = rs.family === 'meier';
   const scarne = rs.goal.kind !== 'round';
+  const set = /** @type {Record<string, unknown>} */ (form);
+  /** @param {string} key @param {string} label @param {string} [note] */
   const toggle = (key, label, note) => h('label.toggle', h('input', {
-    type: 'checkbox', name: key, checked: value(form, rs, key), onchange: (e) => { form[key] = /** @type {HTMLInputElement} */ (e.target).checked; draw(); },
+    type: 'checkbox', name: key, checked: value(form, rs, key), onchange: (e) => { set[key] = /** @type {HTMLInputElement} */ (e.target).checked; draw(); },
   }), h('span', label, note ? h('small', note) : null));
+  /** @param {string} key @param {string} label @param {number} min @param {number} fallback */
   const number = (key, label, min, fallback) => h('label.field', label, h('input', {
     type: 'number', inputmode: 'numeric', min, step: 1, name: key,
-    value: form[key] ?? fallback, oninput: (e) => { form[key] = fieldValue(e); },
+    value: set[key] ?? fallback, oninput: (e) => { set[key] = fieldValue(e); },
   }));
   const perPoint = value(form, rs, 'payoff') === 'per-point';
   const goal = form.goal || rs.goal;
@@ -71,22 +105,31 @@ export function diceOptions(rs, form, draw) {
   ];
 }
 
-// radio is one choice of a group drawn as a big labelled row.
+/**
+ * radio is one choice of a group drawn as a big labelled row.
+ * @param {string} name @param {string} value @param {boolean} on @param {string} label @param {string} note
+ * @param {() => void} pick
+ */
 function radio(name, value, on, label, note, pick) {
   return h('label.preset', { class: on ? 'on' : '' },
     h('input', { type: 'radio', name, value, checked: on, onchange: pick }),
     h('span', h('b', label), h('small', note)));
 }
 
-// value is an option's value on the form: as changed, else its default.
+/**
+ * value is an option's value on the form: as changed, else its default.
+ * @param {DiceForm} form @param {Ruleset} rs @param {string} key
+ * @returns {unknown}
+ */
 function value(form, rs, key) {
-  return form[key] ?? byDefault(form, rs, key);
+  return option(form, key) ?? byDefault(form, rs, key);
 }
 
 // byDefault is an option's default on the form: the preset's, except that
 // a low game has no automatic unless the table says so (game.Ruleset).
+/** @param {DiceForm} form @param {Ruleset} rs @param {string} key @returns {unknown} */
 function byDefault(form, rs, key) {
-  return key === 'automatic' && value(form, rs, 'low') ? false : rs[key];
+  return key === 'automatic' && value(form, rs, 'low') ? false : option(rs, key);
 }
 
 // OPTIONS are the options sent only when they differ from the preset's.
@@ -96,12 +139,17 @@ const OPTIONS = ['automatic', 'closedRolls', 'low', 'progressive', 'start', 'rea
  * diceRequest turns the form into POST /v1/tables for the preset whose
  * defaults are rs, sending only the options that differ from them. Numbers
  * go as typed: a bad one is the server's to refuse, in words.
+ * @param {Ruleset} rs
+ * @param {DiceForm} form
+ * @returns {import('./api.js').Schemas['CreateTableRequest']}
  */
 export function diceRequest(rs, form) {
+  /** @type {Record<string, unknown>} */
   const options = {};
   for (const key of OPTIONS) {
-    if (form[key] !== undefined && form[key] !== byDefault(form, rs, key)) options[key] = form[key];
+    if (option(form, key) !== undefined && option(form, key) !== byDefault(form, rs, key)) options[key] = option(form, key);
   }
+  /** @param {unknown} v */
   const num = (v) => (v === '' || v === undefined ? undefined : Number(v));
   const ante = num(form.ante) ?? rs.ante;
   if (ante !== rs.ante) options.ante = ante;
@@ -110,8 +158,10 @@ export function diceRequest(rs, form) {
     const goal = { kind: form.goal.kind, target: num(form.goal.target) };
     if (goal.kind !== rs.goal.kind || goal.target !== rs.goal.target) options.goal = goal;
   }
-  const body = { preset: form.preset, players: form.names.map((n) => n.trim()).filter(Boolean) };
-  if (Object.keys(options).length) body.options = options;
+  /** @type {import('./api.js').Schemas['CreateTableRequest']} */
+  const body = { preset: /** @type {string} */ (form.preset), players: (form.names || []).map((n) => n.trim()).filter(Boolean) };
+  // The options as the form holds them: the server checks each, in words.
+  if (Object.keys(options).length) body.options = /** @type {import('./api.js').Schemas['Options']} */ (options);
   if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
   if (form.name && form.name.trim()) body.name = form.name.trim();
   if (form.noOverdraft) body.noOverdraft = true;
