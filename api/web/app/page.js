@@ -42,7 +42,7 @@
  * @property {Card} [release] seats.js: a seat being freed
  * @property {Card} [seat] seats.js: a latecomer being seated
  * @property {Card} [share] share.js: sharing a closed night
- * @property {Card} [start] start.js: starting a round
+ * @property {import('./start.js').StartUI | null} [start] start.js: starting a round
  * @property {string} [note] crew.js: what the crew page just did
  * @property {boolean} [invite] crew.js: the invite card is open
  * @property {Card | null} [night] nightform.js: a night being set up
