@@ -36,7 +36,7 @@
  * @property {Card | null} [abandon] royale.js: abandoning a game
  * @property {string} [aimed] royale.js: the cell aimed at, kept in view
  * @property {number} [boardLeft] royale.js: how far the board is scrolled
- * @property {Card | null} [royale] royale.js: the move being made
+ * @property {import('./royaleact.js').RoyaleUI | null} [royale] royale.js: the move being made
  * @property {Card | null} [startGame] royale.js: starting a game
  * @property {Card} [leave] seats.js: a player leaving
  * @property {Card} [release] seats.js: a seat being freed
