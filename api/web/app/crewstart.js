@@ -9,7 +9,15 @@ import { h, replace, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
-/** crewsCard is the home screen's crew card: this phone's crews, start one, join one. */
+/**
+ * CrewForm is the new crew as typed, and the writes being sent (kept so a
+ * retry reuses their keys): making the crew, then claiming "you".
+ * @typedef {{ name: string, currency: string, me: string, names: string[],
+ *   request?: api.Write<api.Schemas['CreateCrewRequest'], api.CreatedTable> | null,
+ *   join?: api.Write<api.Schemas['JoinRequest'], api.Joined> | null }} CrewForm
+ */
+
+/** crewsCard is the home screen's crew card: this phone's crews, start one, join one. @param {store.Entry[]} crews */
 export function crewsCard(crews) {
   return h('section.card', { 'data-testid': 'crews' }, h('h2', 'Crews'),
     crews.length > 0 && h('div.list', { 'data-testid': 'my-crews' },
@@ -28,9 +36,12 @@ export function crewsCard(crews) {
  * crew's host token and, when a name was given for "you", claims that
  * member's seat, so it sees what it owes like every other member's phone.
  */
+/** @param {HTMLElement} main */
 export function crewStartScreen(main) {
+  /** @type {CrewForm} */
   const form = { name: '', currency: '', me: '', names: ['', '', ''] };
   const error = h('p.error', { hidden: true, 'data-testid': 'crew-error' });
+  /** @param {string} label @param {'name' | 'currency' | 'me'} key @param {import('./dom.js').Attrs} attrs */
   const field = (label, key, attrs) => h('label.field', label, h('input', { type: 'text', name: key, value: form[key],
     autocomplete: 'off', oninput: (e) => { form[key] = fieldValue(e); }, ...attrs }));
   const draw = () => replace(main,
@@ -53,10 +64,13 @@ export function crewStartScreen(main) {
 // makeCrew sends POST /v1/crews (one key for every retry of one body),
 // then claims "you" among the members with the crew's code, and opens the
 // crew's page.
+/** @param {SubmitEvent} e @param {CrewForm} form @param {HTMLElement} error */
 async function makeCrew(e, form, error) {
   e.preventDefault();
+  const submitter = /** @type {HTMLButtonElement} */ (e.submitter);
   const me = form.me.trim();
   const members = [me, ...form.names.map((n) => n.trim())].filter(Boolean);
+  /** @type {api.Schemas['CreateCrewRequest']} */
   const body = { members };
   if (form.name.trim()) body.name = form.name.trim();
   if (form.currency.trim()) body.currency = form.currency.trim();
@@ -64,7 +78,7 @@ async function makeCrew(e, form, error) {
     form.request = api.createCrew(body);
     form.join = null;
   }
-  e.submitter.disabled = true;
+  submitter.disabled = true;
   try {
     const made = await api.send(form.request);
     const crew = made.table;
@@ -82,6 +96,6 @@ async function makeCrew(e, form, error) {
   } catch (err) {
     error.hidden = false;
     error.textContent = message(err);
-    e.submitter.disabled = false;
+    submitter.disabled = false;
   }
 }
