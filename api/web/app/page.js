@@ -47,7 +47,7 @@
  * @property {boolean} [invite] crew.js: the invite card is open
  * @property {Card | null} [night] nightform.js: a night being set up
  * @property {Card} [nights] nights.js: joining or adding a night
- * @property {Card} [stats] crewstats.js: the crew's figures
+ * @property {import('./crewstats.js').StatsUI} [stats] crewstats.js: the crew's figures
  */
 
 /**
