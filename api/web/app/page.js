@@ -30,7 +30,7 @@
  * @property {Card} [joins] joins.js: the host's notices of phones that joined
  * @property {Card} [pay] money.js: a settle-up payment
  * @property {Card} [owed] owed.js: "you owe" and its payment
- * @property {import('./play.js').DiceEntry | null} [entry] play.js: the dice being entered
+ * @property {import('./turnpad.js').DiceEntry | null} [entry] play.js: the dice being entered
  * @property {boolean} [showTurn] play.js, start.js: scroll the turn into view on the next draw
  * @property {Card} [recovery] recovery.js: the host's recovery code
  * @property {Card | null} [abandon] royale.js: abandoning a game
