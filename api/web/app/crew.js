@@ -106,11 +106,6 @@ export class CrewPage {
     };
   }
 
-  /** path is an API path under the crew's table. @param {string} [rest] */
-  path(rest = '') {
-    return `/v1/tables/${this.id}${rest}`;
-  }
-
   /** name is a member's name by id ("the bank" for 0). @param {number} [id] */
   name(id) {
     if (!id) return 'the bank';

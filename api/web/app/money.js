@@ -99,8 +99,7 @@ async function downloadLedger(s) {
  * settleCard lists the payments that square everyone up, each with "Mark
  * paid" for the host. The player being paid records it on the "Your
  * money" card (owed.js), after a confirmation. s is the open table's
- * session or the crew's page: both answer role, me, ui, token, path,
- * render and reload.
+ * session or the crew's page (page.js's Page).
  * @param {import('./page.js').Shown} s
  * @param {import('./page.js').MoneyData['plan']} plan
  * @param {string} cur
