@@ -42,6 +42,18 @@ export default [
       radix: 'error',
     },
   },
+  // api.js is the one door to the API (docs/webapp.md): no other module
+  // imports the files behind it or writes an endpoint's path.
+  {
+    files: ['api/web/app/**/*.js'],
+    ignores: ['api/web/app/api.js', 'api/web/app/api/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['./api/*', '../api/*'], message: 'Reach the API through api.js, the one door.' }] }],
+      'no-restricted-syntax': ['error',
+        { selector: 'Literal[value=/^\\/v1\\//]', message: 'Endpoint paths are built in api.js (api/), the one door.' },
+        { selector: 'TemplateElement[value.raw=/^\\/v1\\//]', message: 'Endpoint paths are built in api.js (api/), the one door.' }],
+    },
+  },
   {
     files: ['api/web/app/sw.js'],
     languageOptions: { globals: { ...globals.serviceworker } },
