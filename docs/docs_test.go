@@ -59,7 +59,7 @@ func sections(t *testing.T, doc string) map[string]bool {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	heading := regexp.MustCompile(`^#+ §(\d+)\.`)
+	heading := regexp.MustCompile(`^#+ §(\d+)[. ]`)
 	out := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
