@@ -52,12 +52,53 @@ func (b *Batch) TableLoad(tableID int64, key KeyRef, out *Loaded) {
 	}
 }
 
+// TableLoadChanged is TableLoad for a writer that keeps the table's state
+// as it was at chain head since: the players, accounts and latest round
+// are read only when the table's head is no longer since (each of those
+// reads reads nothing when it is), the latest round's actions always (the
+// writer checks its kept round against them). Queued after TableLock,
+// the reads compare the head under the lock, so the writer knows from the
+// row it locked (its Head) which it got.
+func (b *Batch) TableLoadChanged(tableID int64, since chain.Head, key KeyRef, out *Loaded) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.PlayerListChanged(b.ctx, q, dbsqlc.PlayerListChangedParams{TableID: tableID, HeadSeq: since.Seq, HeadHash: since.Hash})
+		if err != nil {
+			return err
+		}
+		out.Players = make([]Player, len(rows))
+		for i, r := range rows {
+			_ = toPlayer(r, &out.Players[i])
+		}
+		return nil
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.AccountListChanged(b.ctx, q, dbsqlc.AccountListChangedParams{TableID: tableID, HeadSeq: since.Seq, HeadHash: since.Hash})
+		out.Accounts = toAccounts(rows)
+		return err
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		return optional(&out.Latest, func() (dbsqlc.Round, error) {
+			return queries.RoundLatestChanged(b.ctx, q, dbsqlc.RoundLatestChangedParams{TableID: tableID, HeadSeq: since.Seq, HeadHash: since.Hash})
+		}, toRound)
+	})
+	b.actionsLatest(tableID, &out.Latest, &out.Actions)
+	if key.Key != "" {
+		b.IdempotencyKeyGet(key, &out.Key)
+	}
+}
+
 // RoundLatest queues reading a table's latest round and its actions; with
 // no round, latest is left zero.
 func (b *Batch) RoundLatest(tableID int64, latest *Round, actions *[]Action) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		return optional(latest, func() (dbsqlc.Round, error) { return queries.RoundLatest(b.ctx, q, tableID) }, toRound)
 	})
+	b.actionsLatest(tableID, latest, actions)
+}
+
+// actionsLatest queues reading the actions of the table's latest round
+// (numbered as latest, once it is read).
+func (b *Batch) actionsLatest(tableID int64, latest *Round, actions *[]Action) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		rows, err := queries.ActionListLatest(b.ctx, q, tableID)
 		if err != nil {

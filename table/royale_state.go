@@ -63,6 +63,16 @@ func (r *royaleTable) resume(l db.Loaded) error {
 	return err
 }
 
+// stored: the latest game and its actions, which a Battleship Royale write
+// reads whatever it keeps, are the ones the kept game was played from.
+func (r *royaleTable) stored(l db.Loaded) bool {
+	g := r.latest
+	if g == nil {
+		return l.Game.Number == 0
+	}
+	return l.Game.Number == g.row.Number && l.Game.EventSeq == g.row.EventSeq && sameRoyaleActions(g.actions, l.GameActions)
+}
+
 func (r *royaleTable) refusal() string { return "plays Battleship Royale, which has games, not rounds" }
 
 // underway: players come and go between games, and sit out a game they
