@@ -33,6 +33,12 @@ type Loaded struct {
 	// RoyaleLatest, for the writes that need them.
 	Game        RoyaleGame
 	GameActions []RoyaleAction
+	// GameActionCount and GameUnread are, when RoyaleLatestSince found
+	// the head it was given, how many actions the latest game has and how
+	// many of them do not read (their columns and body disagree); Game
+	// then holds only the game's number, event and time.
+	GameActionCount int
+	GameUnread      int
 	// Key is the stored answer of the Idempotency-Key looked up (no
 	// RequestHash when there is none).
 	Key IdempotencyKey

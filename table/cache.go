@@ -116,20 +116,3 @@ func sameRoll(a, b *game.Roll) bool {
 	}
 	return slices.Equal(a.Dice, b.Dice) && slices.Equal(a.Rethrow, b.Rethrow) && a.Path == b.Path
 }
-
-// sameRoyaleActions is sameActions for a Battleship Royale game's.
-func sameRoyaleActions(kept, read []db.RoyaleAction) bool {
-	if len(kept) != len(read) {
-		return false
-	}
-	for i, k := range kept {
-		r, ka, ra := read[i], kept[i].Action, read[i].Action
-		if k.Seq != r.Seq || k.EventSeq != r.EventSeq || k.ByHost != r.ByHost || ka.Player != ra.Player || ka.Kind != ra.Kind ||
-			ka.Line != ra.Line || ka.Die != ra.Die || ka.Card != ra.Card || !slices.Equal(ka.Discard, ra.Discard) ||
-			!bytes.Equal(ka.Salt, ra.Salt) || !slices.Equal(ka.Cells, ra.Cells) ||
-			(len(ka.Fleet) > 0 || len(ra.Fleet) > 0) && !reflect.DeepEqual(ka.Fleet, ra.Fleet) {
-			return false
-		}
-	}
-	return true
-}

@@ -152,10 +152,20 @@ func agreeCached(t testing.TB, f *fixture, tableID int64) int {
 	fresh, err := stateOf(row, l)
 	noErr(t, err)
 	kept := e.st
-	if !kept.game.stored(l) || !sameRules(kept.row, row) {
+	var since db.Loaded // what the next write reads, at the kept head
+	b = db.NewBatch(f.ctx)
+	b.TableLoadChanged(tableID, e.head, db.KeyRef{}, &since)
+	if e.royale {
+		b.RoyaleLatestSince(tableID, e.head, &since)
+	}
+	noErr(t, b.Send(conn))
+	if len(since.Players) > 0 || len(since.Accounts) > 0 || since.Latest.Number != 0 || len(since.GameActions) > 0 {
+		t.Fatalf("at the kept head the next write reads the table again: %+v", since)
+	}
+	if !kept.game.stored(since) || !sameRules(kept.row, row) {
 		// The next write would read the table again, in a round trip of
 		// its own, as if it had been changed behind the service's back.
-		t.Fatalf("the kept game does not read as the stored one: kept %+v, read %+v / %+v", kept.dice().last, l.Actions, l.GameActions)
+		t.Fatalf("the kept game does not read as the stored one: kept %+v, read %+v", kept.dice().last, since)
 	}
 	if !reflect.DeepEqual(kept.players, fresh.players) || !reflect.DeepEqual(kept.accounts, fresh.accounts) {
 		t.Fatalf("kept players and accounts\n%+v\n%+v\nfresh\n%+v\n%+v", kept.players, kept.accounts, fresh.players, fresh.accounts)

@@ -163,13 +163,17 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if !t.open && t.also == nil {
 		kept, cached = s.states.take(t.tableID, t.royale)
 	}
-	if cached {
+	switch {
+	case cached && t.royale:
 		b.TableLoadChanged(t.tableID, kept.head, ref, &l)
-	} else {
+		b.RoyaleLatestSince(t.tableID, kept.head, &l)
+	case cached:
+		b.TableLoadChanged(t.tableID, kept.head, ref, &l)
+	case t.royale:
 		b.TableLoad(t.tableID, ref, &l)
-	}
-	if t.royale {
 		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
+	default:
+		b.TableLoad(t.tableID, ref, &l)
 	}
 	if t.also != nil {
 		t.also(b)
