@@ -165,6 +165,18 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 	if p.ResponseBody == nil {
 		p.ResponseBody = []byte{}
 	}
+	// Each column's array is made at its length once (TableAppend runs on
+	// every write); an empty one stays nil, sent as NULL, as before.
+	na, nt, ne := len(a.Actions), len(a.Turns), len(a.Events)
+	p.ActionSeqs, p.ActionPlayers, p.ActionKinds = sized[int32](na), sized[int64](na), sized[string](na)
+	p.ActionDice, p.ActionRethrows, p.ActionPaths = sized[string](na), sized[string](na), sized[string](na)
+	p.ActionEvents, p.ActionVoids, p.ActionReasons = sized[int64](na), sized[int32](na), sized[string](na)
+	p.ActionByHost = sized[bool](na)
+	p.TurnSeqs, p.TurnPlayers, p.TurnQualified = sized[int32](nt), sized[int64](nt), sized[bool](nt)
+	p.TurnScores, p.TurnCargo, p.TurnAutomatic = sized[int32](nt), sized[string](nt), sized[bool](nt)
+	p.TurnStood, p.TurnActionSeqs = sized[bool](nt), sized[int32](nt)
+	p.EventSeqs, p.EventKinds, p.EventPayloads = sized[int64](ne), sized[string](ne), sized[string](ne)
+	p.EventPrevHashes, p.EventHashes, p.EventSeals = sized[[]byte](ne), sized[[]byte](ne), sized[[]byte](ne)
 	for _, act := range a.Actions {
 		var roll game.Roll
 		if act.Action.Roll != nil {
@@ -218,4 +230,12 @@ func (b *Batch) TableNotify(message string) {
 	b.exec(func(q dbsqlc.DBTX) error {
 		return queries.TableNotify(b.ctx, q, dbsqlc.TableNotifyParams{Channel: channel, Message: message})
 	})
+}
+
+// sized is an empty slice with room for n, or nil for none.
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }

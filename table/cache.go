@@ -2,10 +2,12 @@ package table
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"slices"
 	"sync"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
@@ -115,4 +117,55 @@ func sameRoll(a, b *game.Roll) bool {
 		return a == b
 	}
 	return slices.Equal(a.Dice, b.Dice) && slices.Equal(a.Rethrow, b.Rethrow) && a.Path == b.Path
+}
+
+// load queues what a write reads of its table besides the row: all of it,
+// or, when this instance kept the table's state (which the write now
+// owns), only what has changed since (db.Batch.TableLoadChanged) and what
+// it checks the kept game against.
+func (s *Service) load(b *db.Batch, t target, ref db.KeyRef, l *db.Loaded) (kept cachedState, cached bool) {
+	if !t.open && t.also == nil {
+		kept, cached = s.states.take(t.tableID, t.royale)
+	}
+	switch {
+	case cached && t.royale:
+		b.TableLoadChanged(t.tableID, kept.head, ref, l)
+		b.RoyaleLatestSince(t.tableID, kept.head, l)
+	case cached:
+		b.TableLoadChanged(t.tableID, kept.head, ref, l)
+	case t.royale:
+		b.TableLoad(t.tableID, ref, l)
+		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
+	default:
+		b.TableLoad(t.tableID, ref, l)
+	}
+	return kept, cached
+}
+
+// writeState is the table's state for a write: the one kept from this
+// instance's last write when the table's head is still the one it was
+// kept at (cached) and the game in play reads as it was kept, else the
+// one rebuilt from l. A game that reads otherwise than it was kept, at the
+// same head, was changed behind the service's back (the chain says nothing
+// happened): the table is read whole again, in a round trip of its own,
+// and judged on what is stored, as a write without a kept state is.
+func (s *Service) writeState(ctx context.Context, conn *pgxpool.Conn, t target, row db.Table, l db.Loaded,
+	kept cachedState, cached bool) (*tableState, error) {
+	if !cached {
+		return stateOf(row, l)
+	}
+	if kept.st.game.stored(l) && sameRules(kept.st.row, row) {
+		kept.st.row = row
+		return kept.st, nil
+	}
+	var whole db.Loaded
+	b := db.NewBatch(ctx)
+	b.TableLoad(t.tableID, db.KeyRef{}, &whole)
+	if t.royale {
+		b.RoyaleLatest(t.tableID, &whole.Game, &whole.GameActions)
+	}
+	if err := b.Send(conn); err != nil {
+		return nil, err
+	}
+	return stateOf(row, whole)
 }

@@ -159,22 +159,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if k.Key != "" {
 		ref.Key = s.keys.StoredKey(k.Key) // the database keeps no key a client could send again
 	}
-	kept, cached := cachedState{}, false
-	if !t.open && t.also == nil {
-		kept, cached = s.states.take(t.tableID, t.royale)
-	}
-	switch {
-	case cached && t.royale:
-		b.TableLoadChanged(t.tableID, kept.head, ref, &l)
-		b.RoyaleLatestSince(t.tableID, kept.head, &l)
-	case cached:
-		b.TableLoadChanged(t.tableID, kept.head, ref, &l)
-	case t.royale:
-		b.TableLoad(t.tableID, ref, &l)
-		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
-	default:
-		b.TableLoad(t.tableID, ref, &l)
-	}
+	kept, cached := s.load(b, t, ref, &l)
 	if t.also != nil {
 		t.also(b)
 	}
@@ -224,34 +209,6 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 		s.states.keep(t.tableID, cachedState{head: w.head, st: st, royale: t.royale})
 	}
 	return reply, err
-}
-
-// writeState is the table's state for a write: the one kept from this
-// instance's last write when the table's head is still the one it was
-// kept at (cached) and the game in play reads as it was kept, else the
-// one rebuilt from l. A game that reads otherwise than it was kept, at the
-// same head, was changed behind the service's back (the chain says nothing
-// happened): the table is read whole again, in a round trip of its own,
-// and judged on what is stored, as a write without a kept state is.
-func (s *Service) writeState(ctx context.Context, conn *pgxpool.Conn, t target, row db.Table, l db.Loaded,
-	kept cachedState, cached bool) (*tableState, error) {
-	if !cached {
-		return stateOf(row, l)
-	}
-	if kept.st.game.stored(l) && sameRules(kept.st.row, row) {
-		kept.st.row = row
-		return kept.st, nil
-	}
-	var whole db.Loaded
-	b := db.NewBatch(ctx)
-	b.TableLoad(t.tableID, db.KeyRef{}, &whole)
-	if t.royale {
-		b.RoyaleLatest(t.tableID, &whole.Game, &whole.GameActions)
-	}
-	if err := b.Send(conn); err != nil {
-		return nil, err
-	}
-	return stateOf(row, whole)
 }
 
 // KeyRetention is how long a stored answer to an Idempotency-Key is kept:
