@@ -17,6 +17,7 @@ type crewGame struct {
 }
 
 func (crewGame) resume(db.Loaded) error   { return nil }
+func (crewGame) stored(db.Loaded) bool    { return true }
 func (crewGame) refusal() string          { return "is a crew, which plays no rounds: make a night for it" }
 func (crewGame) underway() error          { return nil }
 func (crewGame) leaving(db.Player) error  { return nil }

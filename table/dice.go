@@ -21,6 +21,16 @@ type diceGame struct {
 
 func (d *diceGame) resume(l db.Loaded) error { return d.diceState.resume(l.Latest, l.Actions) }
 
+// stored: the latest round's actions, which a write reads whatever it
+// keeps, are the ones the kept round was played from.
+func (d *diceGame) stored(l db.Loaded) bool {
+	var kept []db.Action
+	if d.last != nil {
+		kept = d.last.actions
+	}
+	return sameActions(kept, l.Actions)
+}
+
 func (d *diceGame) refusal() string { return "plays the dice games, not Battleship Royale" }
 
 // underway refuses to seat or unseat anyone while the table's game of

@@ -14,8 +14,11 @@ import (
 // rebuilt, and nothing else in the package asks which game a table plays.
 // docs/adding-a-game.md says what adding a game takes.
 type tableGame interface {
-	// resume rebuilds the game's latest state from what a request read.
+	// resume rebuilds the game's latest state from what a request read;
+	// stored says whether the state kept from this instance's last write
+	// is the one l, read at the same chain head, holds (cache.go).
 	resume(l db.Loaded) error
+	stored(l db.Loaded) bool
 	// refusal is how the table is described to a request of another
 	// game's ("plays Battleship Royale, which has games, not rounds").
 	refusal() string

@@ -85,6 +85,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	}
 	row.Setup = setup
 	w.out.RoundInsert(st.row.ID, row)
+	d.last, w.keep = &playedRound{row: row, round: round}, true
 	w.rounds = row.Number
 	if antes := round.Antes(); len(antes) > 0 {
 		if err := w.post(ledger.Antes(row.Number, antes)); err != nil {
@@ -94,7 +95,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	if _, err := w.emit("round.started", roundStarted{Round: row.Number, Setup: setup, Game: row.Game, RollOff: row.RollOff}); err != nil {
 		return RoundView{}, err
 	}
-	return (&playedRound{row: row, round: round}).liveView(w.who), nil
+	return d.last.liveView(w.who), nil
 }
 
 // roundStarted is the payload of round.started: the round's setup and the

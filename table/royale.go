@@ -84,6 +84,7 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 		w.out.RoyaleGameInsert(st.row.ID, row)
 		w.rounds = number
 		g := st.startedRoyale(&royaleGame{row: row, game: eng})
+		w.keep = true
 		return st.royaleView(g, w.who), nil
 	})
 }
@@ -199,6 +200,7 @@ func (w *writer) recordRoyale(g *royaleGame, act royale.Action, byHost bool, out
 	stored := db.RoyaleAction{Game: number, Seq: seq, Action: act, ByHost: byHost, EventSeq: ev.Seq, CreatedAt: w.now}
 	w.out.RoyaleActionAppend(w.st.row.ID, number, []db.RoyaleAction{stored})
 	g.actions = append(g.actions, stored)
+	w.keep = true // the game's engine, actions and the books move as they are stored
 	if out.Started {
 		if _, err := w.emit("royale.sealed", sealedFleets(number, g)); err != nil {
 			return err

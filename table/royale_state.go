@@ -63,6 +63,18 @@ func (r *royaleTable) resume(l db.Loaded) error {
 	return err
 }
 
+// stored: the latest game is the kept one, with as many actions as it was
+// kept with, each of which reads (db.Batch.RoyaleLatestSince: its columns
+// and body agree, as replaying it checks).
+func (r *royaleTable) stored(l db.Loaded) bool {
+	g := r.latest
+	if g == nil {
+		return l.Game.Number == 0
+	}
+	return l.Game.Number == g.row.Number && l.Game.EventSeq == g.row.EventSeq && l.GameActionCount == len(g.actions) &&
+		l.GameUnread == 0
+}
+
 func (r *royaleTable) refusal() string { return "plays Battleship Royale, which has games, not rounds" }
 
 // underway: players come and go between games, and sit out a game they

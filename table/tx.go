@@ -90,6 +90,11 @@ type writer struct {
 	history db.Append
 	// journal is what a correction read of the journal (correctionWrite).
 	journal []db.JournalEntry
+	// keep says the write leaves st as the database will hold it once it
+	// commits (its accounts as the books moved them): the state is kept
+	// for the table's next write (stateCache). Writes that do not say so
+	// leave the next one to read the table whole.
+	keep bool
 }
 
 // target is the table a write is about and how its caller is known: by
@@ -154,15 +159,24 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if k.Key != "" {
 		ref.Key = s.keys.StoredKey(k.Key) // the database keeps no key a client could send again
 	}
-	b.TableLoad(t.tableID, ref, &l)
-	if t.royale {
-		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
-	}
+	kept, cached := s.load(b, t, ref, &l)
 	if t.also != nil {
 		t.also(b)
 	}
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
+	}
+	switch {
+	case cached && kept.holds(row.Head):
+		// Nothing changed since this instance's last write: the reads
+		// read nothing (TableLoadChanged), and the state is as it left it.
+		l.Players = kept.st.players
+	case cached && row.ID == 0 && len(l.Players) == 0:
+		// A token the table does not know locked nothing, and the reads
+		// may have read nothing: its refusal names the players kept.
+		l.Players, cached = kept.st.players, false
+	default:
+		cached = false
 	}
 	who := Principal{TableID: t.tableID}
 	switch {
@@ -178,7 +192,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if l.Key.RequestHash != nil && k.Key != "" {
 		return s.replay(l.Key, k, row.Head)
 	}
-	st, err := stateOf(row, l)
+	st, err := s.writeState(ctx, conn, t, row, l, kept, cached)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -188,7 +202,13 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if err != nil {
 		return Reply{}, err
 	}
-	return w.commit(k, v)
+	if reply, err = w.commit(k, v); err == nil && w.keep {
+		if w.ledger != nil {
+			st.accounts = w.ledger.Accounts()
+		}
+		s.states.keep(t.tableID, cachedState{head: w.head, st: st, royale: t.royale})
+	}
+	return reply, err
 }
 
 // KeyRetention is how long a stored answer to an Idempotency-Key is kept:
