@@ -200,3 +200,24 @@ func decodeQR(t *testing.T, raw []byte) string {
 	}
 	return res.GetText()
 }
+
+func TestTheStatementPrintsWithTheCSVsTokens(t *testing.T) {
+	t.Parallel()
+	s, ann, bob := paymentScene(t)
+	s.must(http.StatusOK, req{method: http.MethodPut, path: s.tb.path("/unit-value"), token: s.tb.Host, body: map[string]any{"currency": "EUR", "perUnit": 25}}, nil)
+	s.must(http.StatusCreated, claim(s, bob, s.id("Ann"), 2), nil)
+	for _, token := range []string{s.tb.Host, s.tb.Audit, ann} {
+		r := s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/statement.html"), token: token}, nil)
+		if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Fatalf("statement content type %q", ct)
+		}
+		if !contains(r.body, `<link rel="stylesheet" href="/app/statement.css">`, "<h1>Friday night</h1>", "1 unit = €0.25",
+			"nothing is rounded", "Bob pays Ann 3 units = €0.75", "<td>Bob</td><td>Ann</td><td class=\"num\">2 (€0.50)</td><td>sent</td>",
+			"round_settle, round 1") {
+			t.Fatalf("statement:\n%s", r.body)
+		}
+	}
+	if r := s.c.do(t, req{method: http.MethodGet, path: s.tb.path("/statement.html")}); r.status != http.StatusUnauthorized {
+		t.Fatalf("no token: %d", r.status)
+	}
+}

@@ -131,6 +131,7 @@ func (s *server) routes(e *echo.Echo) {
 	t.GET("/balances", s.getBalances)
 	t.GET("/ledger", s.getLedger)
 	t.GET("/ledger.csv", s.exportLedger, heavy)
+	t.GET("/statement.html", s.printStatement, heavy)
 	t.POST("/deposits", s.deposit)
 	t.POST("/withdrawals", s.withdraw)
 	t.GET("/settle-up", s.settleUp)

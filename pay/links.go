@@ -104,7 +104,20 @@ type Request struct {
 
 // Link is the link that opens a handle's app to pay r, and whether the
 // link carries the amount. A bank transfer has no link (its EPC QR code
-// does the same): ok is false.
+// does the same): ok is false. The sources (docs/payments.md §3):
+//
+//   - PayPal.Me: https://www.paypal.com/ph/brc/article/paypal-me (the
+//     personal link; PayPal documents no amount in it).
+//   - Venmo: the profile link venmo.com/u/<username> the app shows
+//     (https://blog.naurl.com/how-to-send-a-venmo-link); no parameters.
+//   - Cash App: pay by $Cashtag,
+//     https://cash.app/help/ca/en-us/1105-sending-a-payment; no parameters.
+//   - Revolut.Me: https://www.revolut.com/en-IS/legal/payment-terms-revme/
+//     (the payer fills in amount and description).
+//   - Monzo.me: amount and note as parameters, Monzo's staff at
+//     https://community.monzo.com/t/find-your-monzo-me-link-on-android/6882
+//   - UPI: NPCI UPI Linking Specifications 1.6, §1.2 (pa, pn, am, cu, tn),
+//     https://studylib.net/doc/27265723/upi.linking.specs-ver.1.6
 func (h Handle) Link(r Request) (link string, withAmount bool, ok bool) {
 	name := url.PathEscape(h.Handle)
 	switch h.Method {
