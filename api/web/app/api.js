@@ -75,7 +75,7 @@ export function newKey() {
  * Request is one request to send: a read, or a write with its key. The
  * answer it expects is R (never set: it only carries the type).
  * @template [R=unknown]
- * @typedef {{ method: 'GET' | 'POST', path: string, body?: unknown, token?: string, key?: string,
+ * @typedef {{ method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, token?: string, key?: string,
  *   file?: boolean, answer?: R }} Request
  */
 
@@ -84,7 +84,7 @@ export function newKey() {
  * to retry it: its key stays the same, so the server answers a retry with
  * the stored response.
  * @template [B=unknown], [R=unknown]
- * @typedef {{ method: 'POST', path: string, body: B, token?: string, key: string, answer?: R }} Write
+ * @typedef {{ method: 'POST' | 'PUT' | 'DELETE', path: string, body: B, token?: string, key: string, answer?: R }} Write
  */
 
 /**
@@ -189,7 +189,7 @@ function witness(path, res) {
 // retried rather than waited on forever.
 async function once(req) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: req.file ? 'text/plain, text/csv, application/problem+json' : 'application/json' };
+  const headers = { Accept: req.file ? 'text/plain, text/csv, text/html, image/png, application/problem+json' : 'application/json' };
   if (req.token) headers.Authorization = 'Bearer ' + req.token;
   if (req.key) headers['Idempotency-Key'] = req.key;
   let body;
@@ -254,6 +254,11 @@ async function parse(res) {
 /** @typedef {Schemas['RoundPage']['rounds'][number]} RoundSummary */
 /** @typedef {Schemas['LedgerPage']['transactions'][number]} Transaction */
 /** @typedef {Schemas['EventPage']['events'][number]} TableEvent */
+/** @typedef {Schemas['Handle']} Handle */
+/** @typedef {Schemas['Claim']} Claim */
+/** @typedef {Schemas['Transfer']} Transfer */
+/** @typedef {Schemas['PayOption']} PayOption */
+/** @typedef {Schemas['PayMethod']} PayMethod */
 
 /**
  * Door is what a phone holds of a table (a crew is a table too): its id and
@@ -399,8 +404,52 @@ export const pay = (t, body) => post(`${tablePath(t.id)}/payments`, body, t.toke
 /** @param {Door} t @param {number} seq the ledger entry's event @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Balances>} */
 export const reverseEntry = (t, seq, body) => post(`${tablePath(t.id)}/ledger/${seq}/reverse`, body, t.token);
 
-/** events lists the table's log (players, money, host and rounds). @param {Door} t */
-export const events = (t) => /** @type {Promise<TableEvent[]>} */ (getAll(`${tablePath(t.id)}/events?kind=player&kind=ledger&kind=host&kind=round&limit=500`, t.token, 'events'));
+/** events lists the table's log (players, money, payment claims, settings, host and rounds). @param {Door} t */
+export const events = (t) => /** @type {Promise<TableEvent[]>} */ (getAll(`${tablePath(t.id)}/events?kind=player&kind=ledger&kind=claim&kind=table&kind=host&kind=round&limit=500`, t.token, 'events'));
+
+/**
+ * change is a Write of body to path by another method than POST (a
+ * setting put, a handle deleted), answered with R.
+ * @template B, R
+ * @param {'PUT' | 'DELETE'} method
+ * @param {string} path
+ * @param {B} body
+ * @param {string} token
+ * @returns {Write<B, R>}
+ */
+function change(method, path, body, token) {
+  return /** @type {Write<B, R>} */ ({ method, path, body, token, key: newKey() });
+}
+
+/** @param {Door} t @param {Schemas['UnitValueRequest']} body @returns {Write<Schemas['UnitValueRequest'], Table>} */
+export const setUnitValue = (t, body) => change('PUT', `${tablePath(t.id)}/unit-value`, body, t.token);
+
+/** handles lists how the table's players like to be paid. @param {Door} t */
+export const handles = (t) => /** @type {Promise<Handle[]>} */ (get(`${tablePath(t.id)}/handles`, t.token));
+
+/** @param {Door} t @param {PayMethod} method @param {Schemas['HandleRequest']} body @returns {Write<Schemas['HandleRequest'], Handle>} */
+export const putHandle = (t, method, body) => change('PUT', `${tablePath(t.id)}/handles/${method}`, body, t.token);
+
+/** @param {Door} t @param {PayMethod} method @returns {Write<undefined, { player: number, method: string, removed: boolean }>} */
+export const deleteHandle = (t, method) => change('DELETE', `${tablePath(t.id)}/handles/${method}`, undefined, t.token);
+
+/** epcQR is the EPC QR code of a bank transfer, as a PNG. @param {Door} t @param {number} to @param {number} amount in units */
+export const epcQR = (t, to, amount) => /** @type {Promise<{ blob: Blob, name: string }>} */ (download(`${tablePath(t.id)}/epc-qr?to=${to}&amount=${amount}`, t.token));
+
+/** statement is the printable statement, an HTML page. @param {Door} t */
+export const statement = (t) => /** @type {Promise<{ blob: Blob, name: string }>} */ (download(`${tablePath(t.id)}/statement.html`, t.token));
+
+/** @param {Door} t @param {Schemas['ClaimRequest']} body @returns {Write<Schemas['ClaimRequest'], Claim>} */
+export const sendClaim = (t, body) => post(`${tablePath(t.id)}/claims`, body, t.token);
+
+/** claimsPath is where claims are sent (the outbox tells this phone's waiting claims by it). @param {Door} t */
+export const claimsPath = (t) => `${tablePath(t.id)}/claims`;
+
+/** @param {Door} t @param {number} id @returns {Write<undefined, Claim>} */
+export const confirmClaim = (t, id) => post(`${tablePath(t.id)}/claims/${id}/confirm`, undefined, t.token);
+
+/** @param {Door} t @param {number} id @param {Schemas['RefusalRequest']} body @returns {Write<Schemas['RefusalRequest'], Claim>} */
+export const refuseClaim = (t, id, body) => post(`${tablePath(t.id)}/claims/${id}/refuse`, body, t.token);
 
 /**
  * audit checks the table's history, against a head this phone witnessed.

@@ -15,7 +15,8 @@ import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
 import { yourMoneyCard } from './owed.js';
-import { balancesCard, settleCard } from './money.js';
+import { balancesCard, settleCard, exportCard } from './money.js';
+import { handlesCard, unitValueCard } from './handles.js';
 import { nightsCard } from './nights.js';
 import { nightForm } from './nightform.js';
 import { statsView, statsLink } from './crewstats.js';
@@ -96,10 +97,12 @@ class CrewPage {
 
   // read reads the crew (members, balances, nights) and its settle-up.
   async read() {
-    const [crew, plan] = await Promise.allSettled([api.crew(this), api.settleUp(this)]);
+    const [crew, plan, handles] = await Promise.allSettled([api.crew(this), api.settleUp(this),
+      this.role === 'audit' ? Promise.resolve([]) : api.handles(this)]);
     if (crew.status === 'rejected') throw crew.reason;
     const planned = plan.status === 'fulfilled' ? { value: plan.value } : { error: plan.reason.message, type: plan.reason.type || '' };
-    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned };
+    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned,
+      handles: handles.status === 'fulfilled' ? handles.value : [] };
   }
 
   // take keeps what load read; it says whether that changed anything.
@@ -180,6 +183,9 @@ class CrewPage {
       nightsCard(this, this.data.crew.nights),
       balancesCard(this.data.balances.value, cur, false, 'Running balances'),
       settleCard(this, this.data.plan, cur),
+      handlesCard(this, this.data.handles),
+      unitValueCard(this),
+      exportCard(this),
       statsLink(this),
       inviteCard(this));
   }

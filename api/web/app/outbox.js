@@ -58,7 +58,7 @@ export function waiting(table) {
  * is sent later, and the page hears of it through 'sent' or 'conflict'.
  */
 export async function submit(table, req, label) {
-  const w = { table, path: req.path, body: req.body, token: req.token, key: req.key, label, made: Date.now() };
+  const w = { table, method: req.method, path: req.path, body: req.body, token: req.token, key: req.key, label, made: Date.now() };
   // A write made behind others that wait, or while the phone knows it is
   // offline, waits too: the order of writes is the order they were made.
   w.stalled = !navigator.onLine || items.some((x) => x.stalled);
@@ -97,7 +97,7 @@ async function pump() {
       }
       let answer;
       try {
-        answer = await api.send({ method: 'POST', path: w.path, body: w.body, token: w.token, key: w.key },
+        answer = await api.send({ method: w.method || 'POST', path: w.path, body: w.body, token: w.token, key: w.key },
           w.stalled ? 1 : FIRST_TRIES);
       } catch (err) {
         if (api.unanswered(err)) {

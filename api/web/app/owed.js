@@ -7,6 +7,7 @@
 
 import { h, money, cap } from './dom.js';
 import * as api from './api.js';
+import { payBox, answerBox, claimsToAnswer } from './paying.js';
 
 /** yourMoneyCard shows a player what they owe and are owed; null on other phones. */
 export function yourMoneyCard(s, data) {
@@ -20,15 +21,19 @@ export function yourMoneyCard(s, data) {
       h('p.muted.small', 'Who pays whom shows here once the pot is empty.'));
     return card;
   }
-  const mine = data.plan.value.payments.filter((p) => p.from.playerId === s.me || p.to.playerId === s.me);
+  const plan = data.plan.value;
+  for (const c of claimsToAnswer(s, plan)) if (c.to === s.me) card.append(answerBox(s, plan, c));
+  const mine = plan.payments.filter((p) => p.from.playerId === s.me || p.to.playerId === s.me);
   if (!mine.length) card.append(h('p.big', { 'data-testid': 'square' }, 'You are square: you owe nobody and nobody owes you.'));
   for (const pay of mine) {
     const other = pay.from.playerId === s.me ? pay.to : pay.from;
     const who = other.playerId ? other.name : 'the bank';
+    const t = (plan.transfers || [])[plan.payments.indexOf(pay)];
     if (pay.from.playerId === s.me) {
       card.append(h('div.owes', h('p.big', { 'data-testid': 'you-owe' }, `You owe ${who} ${money(pay.amount, cur)}`),
-        h('p.muted.small', other.playerId ? `Hand it over: ${who} records it on their phone once they have it.`
-          : 'Hand it to the host, who records it.')));
+        other.playerId && t ? payBox(s, plan, t)
+          : h('p.muted.small', other.playerId ? `Hand it over: ${who} records it on their phone once they have it.`
+            : 'Hand it to the host, who records it.')));
       continue;
     }
     card.append(h('div.owes', h('p.big', { 'data-testid': 'owed-you' }, `${cap(who)} owes you ${money(pay.amount, cur)}`),

@@ -29,6 +29,10 @@
  * @property {Card} [joins] joins.js: the host's notices of phones that joined
  * @property {Card} [pay] money.js: a settle-up payment
  * @property {Card} [owed] owed.js: "you owe" and its payment
+ * @property {Card} [settle] paying.js: "I've sent it", the EPC QR code and the answers to claims
+ * @property {Card} [handles] handles.js: this phone's payment handles
+ * @property {Card} [unitValue] handles.js: the host's unit value
+ * @property {Card} [print] money.js: the printable statement
  * @property {Card} [entry] play.js: the dice being entered
  * @property {boolean} [showTurn] play.js, start.js: scroll the turn into view on the next draw
  * @property {Card} [recovery] recovery.js: the host's recovery code

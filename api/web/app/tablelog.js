@@ -25,7 +25,8 @@ export function tableLogCard(s, log) {
     card.append(h('p.error', log.error));
     return card;
   }
-  const lines = log.value.map((e) => [e, line(s, e)]).filter(([, text]) => text).reverse();
+  const claims = new Map(log.value.filter((e) => e.kind === 'claim.sent').map((e) => [e.seq, e.payload]));
+  const lines = log.value.map((e) => [e, line(s, e) || claimLine(s, e, claims)]).filter(([, text]) => text).reverse();
   if (!lines.length) {
     card.append(h('p.muted', 'Nothing yet: joins, buy-ins and payments show here.'));
     return card;
@@ -84,6 +85,29 @@ function line(s, e) {
       const who = (a) => (a && a.startsWith('player:') ? name(a) : 'the bank');
       return `${cap(who(from))} paid ${who(to)} ${money(moved[from], cur)}${by}.`;
     }
+  }
+  return '';
+}
+
+/**
+ * claimLine is a payment claim's step (docs/payments.md §5) or the host's
+ * unit value in words, or '' for any other event.
+ * @param {import('./page.js').Page} s
+ * @param {import('./api.js').TableEvent} e
+ * @param {Map<number, Record<string, unknown>>} claims the claim.sent payloads by claim id
+ */
+function claimLine(s, e, claims) {
+  const p = /** @type {Record<string, unknown>} */ (e.payload || {});
+  const cur = s.table ? s.table.currency : '';
+  const sent = claims.get(Number(p.claim));
+  const what = sent ? `${s.name(Number(sent.from))}’s ${money(Number(sent.amount), cur)} to ${s.name(Number(sent.to))}` : 'a payment';
+  const by = typeof p.by === 'string' ? recorder(s, p.by) : '';
+  switch (e.kind) {
+    case 'claim.sent': return `${s.name(Number(p.from))} said they sent ${s.name(Number(p.to))} ${money(Number(p.amount), cur)}.`;
+    case 'claim.confirmed': return `Confirmed: ${what} arrived${by}.`;
+    case 'claim.refused': return `Refused: ${what} did not arrive, “${String(p.reason)}”${by}.`;
+    case 'table.unit_value': return p.currency ? `The host set one ${cur.replace(/s$/, '')} to be worth ${String(p.perUnit)} minor units of ${String(p.currency)}.`
+      : 'The host cleared what a unit is worth.';
   }
   return '';
 }
