@@ -5,7 +5,7 @@
 // table's record (a removal deletes it). And the host's setting of what a
 // unit is worth (§1).
 
-import { h } from './dom.js';
+import { h, add } from './dom.js';
 import * as api from './api.js';
 import { METHODS } from './paying.js';
 
@@ -39,7 +39,7 @@ export function handlesCard(s, all) {
   const field = (/** @type {string} */ label, /** @type {string} */ name, /** @type {Record<string, unknown>} */ more = {}) =>
     h('label.field', label, h('input', { type: 'text', name, value: ui[name] || '', autocomplete: 'off', ...more,
       oninput: (/** @type {Event} */ e) => { ui[name] = /** @type {HTMLInputElement} */ (e.target).value; } }));
-  card.append(h('label.field', 'Method', h('select', { name: 'method', onchange: (/** @type {Event} */ e) => {
+  add(card, h('label.field', 'Method', h('select', { name: 'method', onchange: (/** @type {Event} */ e) => {
     ui.method = /** @type {HTMLSelectElement} */ (e.target).value;
     s.render(true);
   } }, Object.entries(METHODS).map(([m, label]) => h('option', { value: m, selected: m === method }, label)))),
@@ -78,6 +78,21 @@ async function save(s, ui, req, done, clear = false) {
 /** DIGITS are the ISO 4217 currencies whose minor unit is not 2 (pay/currency.go has them all). */
 const DIGITS = /** @type {Record<string, number>} */ ({ BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0,
   RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0, BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3, CLF: 4, UYW: 4 });
+
+/**
+ * minorText writes minor units of an ISO 4217 currency as people read
+ * them ("€0.25", "¥100"), with the currency's own decimals.
+ * @param {string} currency @param {number} minor
+ */
+export function minorText(currency, minor) {
+  const digits = DIGITS[currency] ?? 2;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits })
+      .format(minor / 10 ** digits);
+  } catch {
+    return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
+  }
+}
 
 /**
  * unitValueCard is the host's "What a unit is worth": a currency code and

@@ -8,7 +8,7 @@
 // reload and a phone offline; the server keeps it, so it survives both
 // phones too.
 
-import { h, money } from './dom.js';
+import { h, add, money } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
 
@@ -49,7 +49,7 @@ export function payBox(s, plan, t) {
     h('p.big', `Pay ${payee} ${worth(t, t.amount, cur)}`),
     t.money && h('p.muted.small', `${money(t.amount, cur)} = ${t.money.text}`));
   if (!t.methods.length) box.append(h('p.muted.small', `${payee} has not said how they like to be paid: hand it over, or ask.`));
-  for (const o of t.methods) box.append(method(s, t, o, cur));
+  for (const o of t.methods) add(box, method(s, t, o, cur));
   const mine = plan.claims.filter((c) => c.from === s.me && c.to === t.to);
   const open = mine.filter((c) => c.status === 'sent');
   const queued = outbox.waiting(s.id).filter((w) => w.path === api.claimsPath(s) && w.body && w.body.to === t.to);
@@ -89,7 +89,8 @@ function method(s, t, o, cur) {
     return h('div.method', { dataset: { method: o.method } },
       h('a.button', { href: o.link, target: '_blank', rel: 'noopener noreferrer', 'data-testid': 'pay-link',
         dataset: { method: o.method } }, `${label}: ${o.handle}`),
-      !o.withAmount && h('p.muted.small', `${label} opens on ${s.name(t.to)}’s page: type ${amount} and the note “${t.note}”.`));
+      h('p.muted.small', o.withAmount ? `${label} opens with ${amount} and the note “${t.note}” filled in.`
+        : `${label} opens on ${s.name(t.to)}’s page: type ${amount} and the note “${t.note}”.`));
   }
   const ui = state(s);
   const qr = ui.qr && ui.qr.to === t.to && ui.qr.amount === t.amount ? ui.qr : null;
@@ -97,23 +98,36 @@ function method(s, t, o, cur) {
     h('p', h('b', label), ` to ${o.name}`),
     h('p.small', 'IBAN ', h('span.iban', o.handle), o.bic ? ` · BIC ${o.bic}` : ''),
     h('p.muted.small', `Amount ${amount}; reference “${t.note}”.`),
-    o.epcQr && (qr && qr.url
-      ? h('img.epc', { src: qr.url, width: 240, height: 240, 'data-testid': 'epc-qr',
-        alt: `QR code for your banking app: a transfer of ${amount} to ${o.name}` })
+    o.epcQr && (qr && qr.image
+      ? qrCanvas(qr.image, `QR code for your banking app: a transfer of ${amount} to ${o.name}`)
       : h('button', { type: 'button', 'data-testid': 'show-qr', onclick: () => showQR(s, t) },
         qr && qr.busy ? 'Loading…' : 'Show the QR code for my bank app')),
+    !o.epcQr && h('p.muted.small', 'A bank app’s QR code is for transfers in euros: type these details in your bank app.'),
     qr && qr.error && h('p.error', qr.error));
+}
+
+/**
+ * qrCanvas draws the QR code's image on a canvas: the app's rules load
+ * images from its own address only (img-src 'self'), and a canvas draws a
+ * decoded image without loading anything.
+ * @param {ImageBitmap} image @param {string} label
+ */
+function qrCanvas(image, label) {
+  const c = /** @type {HTMLCanvasElement} */ (h('canvas.epc', { width: image.width, height: image.height, role: 'img',
+    'aria-label': label, 'data-testid': 'epc-qr' }));
+  const g = c.getContext('2d');
+  if (g) g.drawImage(image, 0, 0);
+  return c;
 }
 
 /** showQR reads the transfer's EPC QR code and shows it. @param {Page} s @param {Transfer} t */
 async function showQR(s, t) {
   const ui = state(s);
-  if (ui.qr && ui.qr.url) URL.revokeObjectURL(ui.qr.url);
   ui.qr = { to: t.to, amount: t.amount, busy: true };
   s.render(true);
   try {
     const file = await api.epcQR(s, t.to, t.amount);
-    ui.qr = { to: t.to, amount: t.amount, url: URL.createObjectURL(file.blob) };
+    ui.qr = { to: t.to, amount: t.amount, image: await createImageBitmap(file.blob) };
   } catch (err) {
     ui.qr = { to: t.to, amount: t.amount, error: err instanceof Error ? err.message : String(err) };
   }

@@ -7,6 +7,7 @@
 
 import { h, money, cap, time } from './dom.js';
 import * as api from './api.js';
+import { minorText } from './handles.js';
 
 /**
  * loadTableLog reads the events History shows (every page): the player,
@@ -101,12 +102,13 @@ function claimLine(s, e, claims) {
   const cur = s.table ? s.table.currency : '';
   const sent = claims.get(Number(p.claim));
   const what = sent ? `${s.name(Number(sent.from))}’s ${money(Number(sent.amount), cur)} to ${s.name(Number(sent.to))}` : 'a payment';
-  const by = typeof p.by === 'string' ? recorder(s, p.by) : '';
+  const by = p.by === 'host' ? ' by the host' : typeof p.by === 'string' && p.by.startsWith('player:')
+    ? ` by ${s.name(Number(p.by.slice('player:'.length)))}` : '';
   switch (e.kind) {
     case 'claim.sent': return `${s.name(Number(p.from))} said they sent ${s.name(Number(p.to))} ${money(Number(p.amount), cur)}.`;
-    case 'claim.confirmed': return `Confirmed: ${what} arrived${by}.`;
-    case 'claim.refused': return `Refused: ${what} did not arrive, “${String(p.reason)}”${by}.`;
-    case 'table.unit_value': return p.currency ? `The host set one ${cur.replace(/s$/, '')} to be worth ${String(p.perUnit)} minor units of ${String(p.currency)}.`
+    case 'claim.confirmed': return `Confirmed${by}: ${what} arrived.`;
+    case 'claim.refused': return `Refused${by}: ${what} did not arrive, “${String(p.reason)}”.`;
+    case 'table.unit_value': return p.currency ? `The host set one ${cur.replace(/s$/, '')} to be worth ${minorText(String(p.currency), Number(p.perUnit))}.`
       : 'The host cleared what a unit is worth.';
   }
   return '';
