@@ -117,10 +117,10 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 			if st, stErr = newState(r.row, r.Players, r.Accounts); stErr != nil {
 				return
 			}
-			if fast = !q.Full && st.seam.checkpointed() && s.checkpointStands(r.row, h.checkpoint, h.digest, q.Witnessed); fast {
+			if fast = !q.Full && st.game.checkpointed() && s.checkpointStands(r.row, h.checkpoint, h.digest, q.Witnessed); fast {
 				return
 			}
-			st.seam.auditReads(b, &h)
+			st.game.auditReads(b, &h)
 			b.EventList(a.TableID, &h.events)
 			b.JournalList(a.TableID, &h.journal)
 		}})
@@ -138,7 +138,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	au.witness(q.Witnessed)
 	au.table(now.Players)
 	au.money(h.journal, now.Accounts, now.Players)
-	resume := st.seam.audit(au, &h, q)
+	resume := st.game.audit(au, &h, q)
 	rep := au.report()
 	if rep.OK {
 		s.keepCheckpoint(ctx, au.row, rep, resume, h.checkpoint, h.digest)

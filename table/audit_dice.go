@@ -28,18 +28,18 @@ func (d *diceGame) auditReads(b *db.Batch, _ *auditHistory) {
 // it returns how far the replay got, for a checkpoint.
 func (d *diceGame) audit(au *audit, h *auditHistory, q AuditQuery) *replayed {
 	au.actions(d.actions)
-	return au.rounds(d.st, d.rounds, d.actions, d.turns, h.journal, h.checkpoint, q.Full)
+	return au.rounds(&d.diceState, d.st.accounts, d.rounds, d.actions, d.turns, h.journal, h.checkpoint, q.Full)
 }
 
 // rounds replays the rounds (from a valid checkpoint, unless full) and
 // checks each; it returns how far it got when everything replays and a
 // round was settled since the checkpoint.
-func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, turns []db.Turn,
+func (au *audit) rounds(st *diceState, accounts []db.Account, rounds []db.Round, actions []db.Action, turns []db.Turn,
 	journal []db.JournalEntry, cp db.Checkpoint, full bool) *replayed {
 	au.rep.Rounds = []RoundAudit{}
 	from := 0
 	if !full && au.checkpointHolds(cp, rounds, actions, turns) {
-		g, err := game.ResumeGame(st.rules(), decodeState(cp.State))
+		g, err := game.ResumeGame(st.rules, decodeState(cp.State))
 		if err == nil {
 			st.game, from = g, cp.Round
 			for _, r := range rounds[:from] {
@@ -86,7 +86,7 @@ func (au *audit) rounds(st *tableState, rounds []db.Round, actions []db.Action, 
 	}
 	if st.current() == nil && st.game != nil && au.row.Status == db.TableOpen {
 		var pot int64
-		for _, a := range st.accounts {
+		for _, a := range accounts {
 			if a.Kind == db.AccountPot {
 				pot = a.Balance
 			}

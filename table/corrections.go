@@ -183,7 +183,7 @@ func (st *tableState) latestRound(number int, what string) (*playedRound, error)
 	if err := st.plays(db.GameDice); err != nil {
 		return nil, err
 	}
-	pr := st.last
+	pr := st.dice().last
 	switch {
 	case pr == nil || number < 1 || number > pr.row.Number:
 		return nil, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, st.row.ID, number)
@@ -255,7 +255,7 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 			}
 		case reversedAlways:
 		case reversedWithGame:
-			return nil, w.st.seam.ownMoney(*e)
+			return nil, w.st.game.ownMoney(*e)
 		default:
 			return nil, fmt.Errorf("%w: event %d (%s) is not a buy-in, cash-out or payment; only those are reversed on their own", ErrNotCorrectable, seq, e.Kind)
 		}

@@ -72,7 +72,7 @@ func (b nightHistory) night() (stats.Night, error) {
 			n.Net[stats.Member(l.Account.Player)] += l.Amount
 		}
 	}
-	st := &tableState{row: b.row, players: b.players}
+	st := &diceState{rules: b.row.Rules}
 	if err := st.replayAll(b.rounds, b.actions); err != nil {
 		return stats.Night{}, err
 	}

@@ -12,13 +12,14 @@ import (
 // it (state.go) and recorded action by action (record.go).
 type diceGame struct {
 	st *tableState
+	diceState
 	// what the audit reads of the rounds (auditReads)
 	rounds  []db.Round
 	actions []db.Action
 	turns   []db.Turn
 }
 
-func (d *diceGame) resume(l db.Loaded) error { return d.st.resume(l.Latest, l.Actions) }
+func (d *diceGame) resume(l db.Loaded) error { return d.diceState.resume(l.Latest, l.Actions) }
 
 func (d *diceGame) refusal() string { return "plays the dice games, not Battleship Royale" }
 
@@ -26,9 +27,8 @@ func (d *diceGame) refusal() string { return "plays the dice games, not Battlesh
 // rounds is being played: from its first round until it is won, the game
 // keeps the players it began with.
 func (d *diceGame) underway() error {
-	st := d.st
-	if st.rules().Goal.Kind == game.GoalRound || st.game == nil || st.game.Over() ||
-		(st.current() == nil && !st.game.Begun()) { // its only rounds were reversed
+	if d.rules.Goal.Kind == game.GoalRound || d.game == nil || d.game.Over() ||
+		(d.current() == nil && !d.game.Begun()) { // its only rounds were reversed
 		return nil
 	}
 	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)
@@ -36,7 +36,7 @@ func (d *diceGame) underway() error {
 
 // leaving refuses anyone's leaving while a round is played.
 func (d *diceGame) leaving(p db.Player) error {
-	if cur := d.st.current(); cur != nil {
+	if cur := d.current(); cur != nil {
 		return fmt.Errorf("%w: %s can leave once round %d is settled", ErrRoundPlaying, p.Name, cur.row.Number)
 	}
 	return nil
@@ -47,7 +47,7 @@ func (d *diceGame) freeing(db.Player) error  { return nil }
 func (d *diceGame) claiming(db.Player) error { return nil }
 
 func (d *diceGame) closing() error {
-	if cur := d.st.current(); cur != nil {
+	if cur := d.current(); cur != nil {
 		return fmt.Errorf("%w: finish round %d before closing the table", ErrRoundPlaying, cur.row.Number)
 	}
 	return nil
@@ -56,25 +56,24 @@ func (d *diceGame) closing() error {
 // played are the players of the last round, in play order: the leftover
 // units of the pot go one each from its first player.
 func (d *diceGame) played() []game.PlayerID {
-	if d.st.last == nil {
+	if d.last == nil {
 		return nil
 	}
-	return d.st.last.row.Setup.Players
+	return d.last.row.Setup.Players
 }
 
 // view adds the rounds played, the round being played and, at a game of
 // rounds, the game's running totals.
 func (d *diceGame) view(v *TableView) {
-	st := d.st
-	if r := st.last; r != nil {
+	if r := d.last; r != nil {
 		v.RoundsPlayed = r.row.Number
 		if r.row.Status == db.RoundOpen {
 			v.CurrentRound, v.RoundsPlayed = r.row.Number, r.row.Number-1
 		}
 	}
-	if st.rules().Goal.Kind != game.GoalRound && st.game != nil {
-		gv := &GameView{Totals: st.game.Totals(), Over: st.game.Over(), Playoff: st.game.Playoff()}
-		if res, ok := st.game.Result(); ok {
+	if d.rules.Goal.Kind != game.GoalRound && d.game != nil {
+		gv := &GameView{Totals: d.game.Totals(), Over: d.game.Over(), Playoff: d.game.Playoff()}
+		if res, ok := d.game.Result(); ok {
 			gv.Winner = res.Winner
 		}
 		v.Game = gv

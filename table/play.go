@@ -51,7 +51,7 @@ type tableGame interface {
 func gameOf(st *tableState) (tableGame, error) {
 	switch st.row.Game {
 	case db.GameDice:
-		return &diceGame{st: st}, nil
+		return &diceGame{st: st, diceState: diceState{rules: st.rules()}}, nil
 	case db.GameRoyale:
 		return &royaleTable{st: st}, nil
 	case db.GameCrew:
@@ -64,14 +64,32 @@ func gameOf(st *tableState) (tableGame, error) {
 func newState(row db.Table, players []db.Player, accounts []db.Account) (*tableState, error) {
 	st := &tableState{row: row, players: players, accounts: accounts}
 	var err error
-	st.seam, err = gameOf(st)
+	st.game, err = gameOf(st)
 	return st, err
+}
+
+// dice is a dice table's game state; at a table of another game, or one
+// whose game is not yet known, it is empty (no round played).
+func (st *tableState) dice() *diceState {
+	if d, ok := st.game.(*diceGame); ok {
+		return &d.diceState
+	}
+	return &diceState{rules: st.rules()}
+}
+
+// royale is a Battleship Royale table's latest game; nil before its
+// first, and at a table of another game.
+func (st *tableState) royale() *royaleGame {
+	if r, ok := st.game.(*royaleTable); ok {
+		return r.latest
+	}
+	return nil
 }
 
 // plays refuses a request of another game than the table's.
 func (st *tableState) plays(g string) error {
 	if st.row.Game != g {
-		return fmt.Errorf("%w: table %d %s", ErrWrongGame, st.row.ID, st.seam.refusal())
+		return fmt.Errorf("%w: table %d %s", ErrWrongGame, st.row.ID, st.game.refusal())
 	}
 	return nil
 }

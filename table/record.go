@@ -242,12 +242,12 @@ func (w *writer) recordTurns(pr *playedRound, before game.RoundState, seq int) {
 // engine decided it: the round's settlement, or the game's when the round
 // won a game of rounds.
 func (w *writer) settle(pr *playedRound, res game.Result) (*game.GameResult, error) {
-	st := w.st
-	if err := st.game.Record(res); err != nil {
+	d := w.st.dice()
+	if err := d.game.Record(res); err != nil {
 		return nil, err
 	}
 	money := res.Settlement
-	end := wonGame(st.game, pr)
+	end := wonGame(d.game, pr)
 	if end != nil {
 		money = end.Settlement
 	}

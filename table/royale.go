@@ -83,8 +83,8 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 		row := db.RoyaleGame{Number: number, Setup: setup, EventSeq: ev.Seq, CreatedAt: w.now}
 		w.out.RoyaleGameInsert(st.row.ID, row)
 		w.rounds = number
-		st.royale = &royaleGame{row: row, game: eng}
-		return st.royaleView(st.royale, w.who), nil
+		g := st.startedRoyale(&royaleGame{row: row, game: eng})
+		return st.royaleView(g, w.who), nil
 	})
 }
 

@@ -45,6 +45,9 @@ func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, erro
 // (replayRoyale), each audited from its setup (royale_audit.go).
 type royaleTable struct {
 	st *tableState
+	// latest is the table's latest game, when the request read it (and
+	// there is one)
+	latest *royaleGame
 	// what the audit reads of the games (auditReads)
 	games []db.RoyaleGame
 	acts  []db.RoyaleAction
@@ -56,7 +59,7 @@ func (r *royaleTable) resume(l db.Loaded) error {
 		return nil
 	}
 	g, err := replayRoyale(l.Game, l.GameActions)
-	r.st.royale = g
+	r.latest = g
 	return err
 }
 
@@ -89,16 +92,16 @@ func (r *royaleTable) closing() error {
 // played are the players of the last game, in the order its rules hand
 // money back.
 func (r *royaleTable) played() []game.PlayerID {
-	if r.st.royale == nil {
+	if r.latest == nil {
 		return nil
 	}
-	return r.st.royale.row.Setup.ReturnOrder()
+	return r.latest.row.Setup.ReturnOrder()
 }
 
 // view adds the options, the game being played and how many have ended.
 func (r *royaleTable) view(v *TableView) {
 	v.Royale = &RoyaleSummary{Options: *r.st.row.Royale}
-	if g := r.st.royale; g != nil {
+	if g := r.latest; g != nil {
 		v.Royale.Games = g.row.Number
 		if g.game.Phase() != royale.PhaseOver {
 			v.Royale.Current, v.Royale.Games = g.row.Number, g.row.Number-1
@@ -138,8 +141,8 @@ func royaleSetUp(in NewTable, t *db.NewTable) error {
 
 // royalePlaying is the Battleship Royale game being played, or nil.
 func (st *tableState) royalePlaying() *royaleGame {
-	if st.royale != nil && st.royale.game.Phase() != royale.PhaseOver {
-		return st.royale
+	if g := st.royale(); g != nil && g.game.Phase() != royale.PhaseOver {
+		return g
 	}
 	return nil
 }
@@ -150,7 +153,7 @@ func (st *tableState) royaleGameAt(number int) (*royaleGame, error) {
 	if err := st.plays(db.GameRoyale); err != nil {
 		return nil, err
 	}
-	g := st.royale
+	g := st.royale()
 	if g == nil || g.row.Number != number {
 		return nil, fmt.Errorf("%w: table %d has no game %d being played", ErrNotFound, st.row.ID, number)
 	}
@@ -253,4 +256,12 @@ func (st *tableState) inRoyaleGame(player game.PlayerID, what string) error {
 		}
 	}
 	return nil
+}
+
+// startedRoyale makes g, just started, the table's latest game.
+func (st *tableState) startedRoyale(g *royaleGame) *royaleGame {
+	if r, ok := st.game.(*royaleTable); ok {
+		r.latest = g
+	}
+	return g
 }

@@ -72,7 +72,7 @@ func (s *Service) Seat(ctx context.Context, a Auth, k Key, name string) (Reply, 
 		if err := w.openTable(); err != nil {
 			return nil, err
 		}
-		if err := w.st.seam.underway(); err != nil {
+		if err := w.st.game.underway(); err != nil {
 			return nil, err
 		}
 		if err := w.seat(name, nil); err != nil {
@@ -138,14 +138,14 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 			if p.ClaimedAt != nil {
 				return nil, fmt.Errorf("%w: %s has already joined from another phone; pick another name", ErrNameTaken, p.Name)
 			}
-			if err := st.seam.claiming(p); err != nil {
+			if err := st.game.claiming(p); err != nil {
 				return nil, err
 			}
 			w.out.PlayerClaim(st.row.ID, p.ID, hash)
 			now := w.now
 			p.ClaimedAt, p.TokenHash = &now, hash
 		} else {
-			if err := st.seam.underway(); err != nil {
+			if err := st.game.underway(); err != nil {
 				return nil, err
 			}
 			if err := w.seat(name, hash); err != nil {
@@ -208,7 +208,7 @@ func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply
 		if err := w.openTable(); err != nil {
 			return nil, err
 		}
-		if err := w.st.seam.underway(); err != nil {
+		if err := w.st.game.underway(); err != nil {
 			return nil, err
 		}
 		p, err := w.st.player(id)
@@ -218,7 +218,7 @@ func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply
 		if p.LeftAt != nil {
 			return nil, fmt.Errorf("%w: %s already left the table", ErrInvalid, p.Name)
 		}
-		if err := w.st.seam.leaving(p); err != nil {
+		if err := w.st.game.leaving(p); err != nil {
 			return nil, err
 		}
 		w.out.PlayerLeave(w.st.row.ID, id)
@@ -258,7 +258,7 @@ func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Rep
 		}
 		// A freed seat is the host's to play (royaleView): freed during a
 		// game, it would show the host a fleet a phone chose.
-		if err := w.st.seam.freeing(p); err != nil {
+		if err := w.st.game.freeing(p); err != nil {
 			return nil, err
 		}
 		_, hash := newToken(prefixPlayer, w.st.row.ID)

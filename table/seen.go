@@ -40,7 +40,7 @@ func unseen(seen uint, recorded int, what string) (int, error) {
 // write that does not say (nil), or names a round that is not the latest
 // or was reversed, is judged as it would be without it.
 func (w *writer) seenRound(number int, seen *uint) error {
-	pr := w.st.last
+	pr := w.st.dice().last
 	if seen == nil || w.st.plays(db.GameDice) != nil || pr == nil || pr.row.Number != number || pr.row.Status == db.RoundVoid {
 		return nil
 	}

@@ -213,7 +213,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	if err := w.flush(); err != nil {
 		return Reply{}, err
 	}
-	if st.seam, err = gameOf(st); err != nil {
+	if st.game, err = gameOf(st); err != nil {
 		return Reply{}, err
 	}
 	if _, err := w.emit("table.created", tableCreated{Name: t.Name, Ruleset: t.Rules, Currency: t.Currency,
@@ -308,13 +308,13 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 			return nil, err
 		}
 		st := w.st
-		if err := st.seam.closing(); err != nil {
+		if err := st.game.closing(); err != nil {
 			return nil, err
 		}
 		// The pot goes back to the players of the last round or game in
 		// play order: the leftover units go one each from its first player
 		// (for a game, in the order its rules hand money back).
-		last := st.seam.played()
+		last := st.game.played()
 		closing := tableClosed{}
 		if pot := w.books().Balance(ledger.Pot); pot > 0 {
 			if len(last) == 0 {

@@ -341,7 +341,7 @@ func stateOf(row db.Table, l db.Loaded) (*tableState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st, st.seam.resume(l)
+	return st, st.game.resume(l)
 }
 
 // retryable reports whether PostgreSQL aborted the transaction only because

@@ -96,7 +96,7 @@ func (st *tableState) view(viewer Principal) TableView {
 			v.Pot = a.Balance
 		}
 	}
-	st.seam.view(&v)
+	st.game.view(&v)
 	return v
 }
 

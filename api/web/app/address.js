@@ -19,6 +19,7 @@ export function appAddress() {
 }
 
 /** appLink is a link that opens the app at a hash route: appLink({join: 'ABC'}) is https://…/#join=ABC. */
+/** @param {URLSearchParams} params */
 export function appLink(params) {
   return `${appAddress()}/#${params}`;
 }

@@ -30,7 +30,7 @@ window.addEventListener('offline', () => setBanner('net', 'Offline — waiting f
 window.addEventListener('online', () => setBanner('net', null));
 // A write that waited and then arrived, or was refused, changed the table:
 // the screen shows it as the server has it.
-showOutbox(document.getElementById('outbox'), (id, answer) => {
+showOutbox(/** @type {HTMLElement} */ (document.getElementById('outbox')), (id, answer) => {
   if (session && session.id === id) session.caughtUp(answer);
 });
 // The Play tab says what waits to be sent: it is redrawn when that changes.
@@ -38,7 +38,7 @@ outbox.on('change', () => {
   if (session && session.table) session.render();
 });
 installApp();
-showInsecure(document.getElementById('insecure'));
+showInsecure(/** @type {HTMLElement} */ (document.getElementById('insecure')));
 
 // A tab left stale while a field had the focus is redrawn once the thumb
 // has moved on; the pause lets a tap on a button land first.
@@ -47,6 +47,7 @@ main.addEventListener('focusout', () => setTimeout(() => {
   if (session && session.stale && !(body && typing(body))) session.render();
 }, 300));
 
+/** @type {Session | null} */
 let session = null;
 
 function closeSession() {
@@ -54,6 +55,7 @@ function closeSession() {
   session = null;
 }
 
+/** @param {number} id @param {string | null} tab */
 function openTable(id, tab) {
   const saved = store.table(id);
   if (!saved) {
@@ -68,10 +70,10 @@ function openTable(id, tab) {
     session = new Session(saved);
     store.save({ id });
   }
-  const next = TABS[tab] ? tab : 'play';
+  const next = tab && TABS[tab] ? tab : 'play';
   // A "recorded" note belongs to the moment it was made: it does not wait
   // on another tab to be read hours later.
-  if (next !== session.tab) for (const ui of Object.values(session.ui)) if (ui && ui.done) ui.done = '';
+  if (next !== session.tab) for (const ui of Object.values(session.ui)) if (ui && typeof ui === 'object' && 'done' in ui && ui.done) ui.done = '';
   session.tab = next;
   if (session.table) session.render(true);
   session.refresh();

@@ -68,7 +68,9 @@ async function makeCrew(e, form, error) {
   try {
     const made = await api.send(form.request);
     const crew = made.table;
-    const entry = { id: crew.id, name: crew.name, kind: 'crew', role: 'host', token: made.hostToken, hostToken: made.hostToken,
+    /** @type {import('./store.js').Entry} */
+    const entry = { id: crew.id,
+ name: crew.name, kind: 'crew', role: 'host', token: made.hostToken, hostToken: made.hostToken,
       auditToken: made.auditToken, code: made.joinCode };
     if (me) {
       if (!form.join) form.join = api.join({ code: made.joinCode, name: me });

@@ -8,15 +8,21 @@ import { h, plural } from './dom.js';
 const MAX_DICE = 5;
 
 // PIPS places each face's pips on a 3x3 grid, cells numbered 1 to 9.
+/** @type {Record<number, number[]>} */
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 
-/** die draws one face; size is 'sm', 'md' or 'lg'; mark adds a class. */
+/** die draws one face; size is 'sm', 'md' or 'lg'; mark adds a class. @param {number} face @param {string} [size] @param {string} [mark] */
 export function die(face, size = 'md', mark = '') {
   return h(`span.die.${size}${mark ? '.' + mark : ''}`, { role: 'img', 'aria-label': String(face), dataset: { face } },
     (PIPS[face] || []).map((c) => h(`span.pip.c${c}`)));
 }
 
-/** dice draws a row of faces, marking the banked ones. */
+/**
+ * dice draws a row of faces, marking the banked ones.
+ * @param {number[] | undefined} faces
+ * @param {number[]} [banked]
+ * @param {string} [size]
+ */
 export function dice(faces, banked = [], size = 'sm') {
   const left = [...banked];
   return h('span.dice', (faces || []).map((f) => {

@@ -12,8 +12,14 @@ import { streamURL } from './api.js';
  * watch streams table `id` with `token` and calls refresh() when the table
  * changed, status(ok) when the stream drops or returns. It returns a
  * function that stops watching.
+ * @param {number} id
+ * @param {string} token
+ * @param {() => unknown} refresh
+ * @param {(ok: boolean) => void} status
+ * @returns {() => void}
  */
 export function watch(id, token, refresh, status) {
+  /** @type {EventSource | null} */
   let es = null;
   let lastSeq = -1;
   let stopped = false;
@@ -22,28 +28,29 @@ export function watch(id, token, refresh, status) {
 
   const open = () => {
     const url = streamURL({ id, token });
-    es = new EventSource(url);
-    es.addEventListener('open', () => {
+    const stream = new EventSource(url);
+    es = stream;
+    stream.addEventListener('open', () => {
       retry = 1000;
       status(true);
     });
-    es.addEventListener('change', (ev) => {
+    stream.addEventListener('change', (ev) => {
       lastSeq = seqOf(id, ev, lastSeq);
       refresh();
     });
-    es.addEventListener('sync', (ev) => {
+    stream.addEventListener('sync', (ev) => {
       const seq = seqOf(id, ev, lastSeq);
       if (seq !== lastSeq) {
         lastSeq = seq;
         refresh();
       }
     });
-    es.addEventListener('error', () => {
+    stream.addEventListener('error', () => {
       status(false);
       // The browser reconnects by itself unless the server refused the
       // stream outright (CLOSED); then we try again with a growing pause.
-      if (es.readyState === EventSource.CLOSED && !stopped) {
-        es.close();
+      if (stream.readyState === EventSource.CLOSED && !stopped) {
+        stream.close();
         timer = setTimeout(open, retry);
         retry = Math.min(retry * 2, 4000);
       }
@@ -76,11 +83,18 @@ export function watch(id, token, refresh, status) {
   };
 }
 
-// seqOf reads the sequence number an event names and keeps its head.
+/**
+ * seqOf reads the sequence number an event names and keeps its head.
+ * @param {number} id
+ * @param {Event} ev a MessageEvent (EventSource's own events, by name, are typed as Event)
+ * @param {number} fallback
+ * @returns {number}
+ */
 function seqOf(id, ev, fallback) {
+  /** @type {{ seq: number, hash: string }} */
   let data;
   try {
-    data = JSON.parse(ev.data);
+    data = JSON.parse(/** @type {MessageEvent<string>} */ (ev).data);
   } catch {
     return fallback;
   }

@@ -36,7 +36,8 @@ function body(c, f, draw) {
   const rules = h('div', diceOptions(rs, f, draw));
   // A night counts in the crew's unit: the start form's unit field goes.
   const unitField = rules.querySelector('input[name=currency]');
-  if (unitField) unitField.closest('label').replaceWith(h('p.muted.small', `Counted in the crew’s unit: ${c.table.currency}.`));
+  if (unitField) unitField.closest('label')?.replaceWith(
+h('p.muted.small', `Counted in the crew’s unit: ${c.table.currency}.`));
   return [h('form.card.start', { onsubmit: (e) => makeNight(e, c, f, rs, error) },
     h('h2', 'Start tonight’s table'),
     h('fieldset', { 'data-testid': 'night-members' }, h('legend', 'Who plays tonight? Tap in seat order'),

@@ -33,7 +33,7 @@
  * @property {Card} [handles] handles.js: this phone's payment handles
  * @property {Card} [unitValue] handles.js: the host's unit value
  * @property {Card} [print] money.js: the printable statement
- * @property {Card} [entry] play.js: the dice being entered
+ * @property {import('./play.js').DiceEntry | null} [entry] play.js: the dice being entered
  * @property {boolean} [showTurn] play.js, start.js: scroll the turn into view on the next draw
  * @property {Card} [recovery] recovery.js: the host's recovery code
  * @property {Card | null} [abandon] royale.js: abandoning a game

@@ -3,7 +3,7 @@
 // entry pad, the engine's verdict, stand / re-roll / claim / lift cups, the
 // advisor, and every turn of the round so far.
 
-import { h, add, plural, sentence, dayClock } from './dom.js';
+import { h, add, plural, sentence, dayClock, message } from './dom.js';
 import * as api from './api.js';
 import * as outbox from './outbox.js';
 import { dice, pad, cup as cupIcon } from './dice.js';
@@ -13,7 +13,40 @@ import { advisor } from './advisor.js';
 import { startCard } from './start.js';
 import { roundFixes, reversedCard } from './corrections.js';
 
-/** playTab renders the round in play, or the last result and a start button. */
+/** @typedef {import('./session.js').Ready} Ready */
+/** @typedef {import('./page.js').Card} Card */
+/** @typedef {import('./api.js').Round} Round */
+/** @typedef {api.Schemas['Next']} Next */
+/** @typedef {api.Schemas['ActionRequest']} Action */
+
+/**
+ * DiceEntry is the throw being entered (s.ui.entry), for the state of the
+ * round named by key: the faces tapped, the cargo picked up for a re-roll,
+ * the write being sent (kept so a retry reuses its key) and the refusal to
+ * show (carried: from the move before).
+ * @typedef {object} DiceEntry
+ * @property {string} key
+ * @property {number[]} dice
+ * @property {number[]} pick the faces picked up
+ * @property {number[]} [pickIdx] which cargo dice they are
+ * @property {boolean} rerolling
+ * @property {unknown} error
+ * @property {boolean} carried
+ * @property {boolean} [busy]
+ * @property {'6-5-4' | '1-2-3'} [path] the way a throw with both a 6 and a 1 goes
+ * @property {import('./api.js').Write<Action, Round> | null} [pending]
+ */
+
+/**
+ * Here is the turn as this phone may show it (turnHere): the outcome with
+ * the rolls this phone typed filled in, the cargo it knows, whether the
+ * cargo is under the cup for this token, and whether this phone knows it
+ * all the same.
+ * @typedef {{ out: Omit<api.Schemas['TurnOutcome'], 'rolls'> & { rolls: import('./sealed.js').Seen[] },
+ *   cargo: number[], cup: boolean, known: boolean }} Here
+ */
+
+/** playTab renders the round in play, or the last result and a start button. @param {HTMLElement} el @param {Ready} s */
 export function playTab(el, s) {
   const t = s.table;
   const r = s.round;
@@ -25,7 +58,7 @@ export function playTab(el, s) {
       h('p', `${when ? `Closed ${when}. ` : ''}No more rounds: the final balances and who pays whom are on the Money tab.`),
       h('a.button.primary', { href: `#t=${s.id}&tab=money` }, 'See the final balances')));
     if (t.game && t.game.totals) el.append(gameCard(s, t));
-    if (r && r.result) el.append(resultCard(s, r));
+    if (r && r.result) add(el, resultCard(s, r));
     return;
   }
   const game = t.game && t.game.totals ? gameCard(s, t) : null;
@@ -52,6 +85,7 @@ export function playTab(el, s) {
 // turn would be out of sight, is the one that will tap next; a live update
 // never moves the page under someone reading further down. It scrolls at
 // once, while drawing, so the page never shows the button where it was.
+/** @param {HTMLElement} card */
 function showTurn(card) {
   if (!card.isConnected) return;
   const top = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
@@ -62,6 +96,7 @@ function showTurn(card) {
 
 // endNight takes the host to the Money tab's close confirmation: closing
 // happens there, next to the balances it settles.
+/** @param {Ready} s */
 function endNight(s) {
   return h('section.card', h('a.button.ghost', { href: `#t=${s.id}&tab=money`, 'data-testid': 'end-night',
     onclick: () => { s.ui.close = { confirm: true, scroll: true }; } }, 'Done for the night? Close the table…'));
@@ -71,6 +106,7 @@ function endNight(s) {
 // dropped as soon as the round moves on (here or on another phone). A
 // refusal outlives the one move that follows it: a phone refused because
 // another phone recorded the throw first catches up and still says why.
+/** @param {Ready} s @param {Round} r @returns {DiceEntry} */
 function entryFor(s, r) {
   const turn = r.turns.find((x) => x.player === r.turn);
   const key = `${r.number}/${r.turn}/${r.next ? r.next.roll : 0}/${turn ? turn.outcome.rolls.length : 0}`;
@@ -79,24 +115,29 @@ function entryFor(s, r) {
     const carried = old && old.error instanceof api.Problem && !old.carried ? old.error : null;
     s.ui.entry = { key, dice: [], pick: [], rerolling: false, error: carried, carried: !!carried };
   }
-  return s.ui.entry;
+  return /** @type {DiceEntry} */ (s.ui.entry); // set just above
 }
 
 // turnCard is the top of the Play tab: the turn in play, as what to know
 // (whose turn, the verdict, what next, a refusal, the odds) and what to tap
 // (the pad or the choices), which a phone on its side shows side by side.
+/** @param {Ready} s @param {Round} r */
 function turnCard(s, r) {
   const who = r.turn;
   const turn = r.turns.find((x) => x.player === who);
   const e = entryFor(s, r);
   const mine = s.mayRecordFor(who);
   const t = turnHere(s, r, turn, mine);
+  /** @type {Partial<Next>} */
   const next = r.next || {};
   const queued = outbox.waiting(s.id).filter((w) => w.path === api.roundActions(s, r.number));
   // A stand waiting to be sent ends the turn on this phone: nothing more
   // may be recorded for it, and whose turn comes next is the engine's to
   // say once it has the stand.
-  const stood = queued.some((w) => w.body && w.body.kind === 'stand' && w.body.player === who);
+  const stood = queued.some((w) => {
+    const a = /** @type {api.Schemas['ActionRequest'] | undefined} */ (w.body); // written to the round's actions
+    return a && a.kind === 'stand' && a.player === who;
+  });
   const you = !!s.me && s.me === who;
   const title = stood ? `${you ? 'You' : s.name(who)} stood` : you ? 'Your turn' : `${s.name(who)}’s turn`;
   const info = h('div.turninfo',
@@ -133,14 +174,16 @@ function claimAdvice() {
 // refusal says why this phone's last entry was not recorded. Another
 // phone having recorded it first is no error: the server's words say what
 // it recorded and whose phone did, and the turn has moved on.
+/** @param {unknown} err */
 function refusal(err) {
-  if (api.recordedSince(err)) return h('p.already', { role: 'status', 'data-testid': 'already' }, sentence(err.message));
-  return h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + err.message);
+  if (api.recordedSince(err)) return h('p.already', { role: 'status', 'data-testid': 'already' }, sentence(message(err)));
+  return h('p.error', { role: 'alert', 'data-testid': 'reason' }, 'Not recorded: ' + message(err));
 }
 
 // waitingLine replaces the engine's next step while this round's writes
 // wait to be sent: the phone cannot know it until the server has them. A
 // stand among them ends the turn here: the next one waits for Tally.
+/** @param {string} name @param {outbox.Entry[]} queued @param {boolean} stood */
 function waitingLine(name, queued, stood) {
   const n = `${queued.length} waiting to send`;
   if (stood) return `${name}: turn over. ${n}; whose turn is next shows as soon as Tally has ${queued.length === 1 ? 'it' : 'them'}.`;
@@ -150,6 +193,7 @@ function waitingLine(name, queued, stood) {
 // offlineControls are what this phone may record while its writes wait:
 // another throw (up to five dice, the engine judges when it gets it) or a
 // stand.
+/** @param {Ready} s @param {Round} r @param {DiceEntry} e */
 function offlineControls(s, r, e) {
   return h('div.reroll', pad({ need: 0, entry: e, onChange: () => s.render(), busy: e.busy, sendLabel: recordLabel,
     onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice] }) }),
@@ -162,6 +206,7 @@ function offlineControls(s, r, e) {
 // dice that is (count). Cargo under the cup is thrown again whole: only
 // the player's own phone may name the dice picked up (the server refuses
 // anyone else).
+/** @param {Ready} s @param {Here} t @param {Partial<Next>} next */
 function rerollPlan(s, t, next) {
   const faces = t.cup ? t.cargo : next.rerollable || [];
   const whole = !!next.rerollAll || t.cup || faces.length === 1;
@@ -169,6 +214,7 @@ function rerollPlan(s, t, next) {
 }
 
 // rerollLine says what a re-roll throws; the pad says what to tap.
+/** @param {Ready} s @param {Here} t @param {Partial<Next>} next */
 function rerollLine(s, t, next) {
   const { whole, count } = rerollPlan(s, t, next);
   if (!whole) return 'Pick up the cargo dice to re-roll.';
@@ -176,6 +222,7 @@ function rerollLine(s, t, next) {
 }
 
 // playoffLine says who throws in a playoff round, and why.
+/** @param {Ready} s */
 function playoffLine(s) {
   const g = s.table.game;
   return g && g.playoff && g.playoff.length ? `Playoff to decide the tied game: only ${names(s, g.playoff)} throw.`
@@ -187,14 +234,20 @@ function playoffLine(s) {
  * any closed roll sealed from this token filled in from what this phone
  * typed itself (sealed.js). cup says the cargo is under the cup for this
  * token; known says this phone knows the cargo all the same.
+ * @param {Ready} s
+ * @param {Round} r
+ * @param {api.Schemas['TurnView'] | undefined} turn
+ * @param {boolean} mine
+ * @returns {Here}
  */
 function turnHere(s, r, turn, mine) {
-  const raw = turn ? turn.outcome : { rolls: [], banked: [] };
+  /** @type {Here['out']} */
+  const raw = turn ? turn.outcome : { rolls: [], banked: [], qualified: false, score: 0, over: false };
   if (!raw.sealed) {
     const cargo = raw.cargo && raw.cargo.length ? raw.cargo : mine && raw.qualified ? (r.next || {}).rerollable || [] : [];
     return { out: raw, cargo, cup: false, known: true };
   }
-  const seen = turnSeen(s.id, r.number, r.turn, raw);
+  const seen = turnSeen(s.id, r.number, r.turn || 0, raw);
   return { out: { ...raw, rolls: seen.rolls }, cargo: seen.cargo || [], cup: true, known: !!seen.cargo };
 }
 
@@ -202,6 +255,7 @@ function turnHere(s, r, turn, mine) {
 // (part 'last') or what the turn holds (part 'holding'). A re-roll's dice
 // are the cargo the holding line shows, so it gets no line of its own,
 // only a word on who can see it when it is under the cup.
+/** @param {Here} t @param {'last' | 'holding'} part */
 function verdict({ out, cargo, cup, known }, part) {
   const last = out.rolls[out.rolls.length - 1];
   if (part === 'last') {
@@ -218,34 +272,37 @@ function verdict({ out, cargo, cup, known }, part) {
     h('span', ' cargo ', dice(cargo), ` = ${sum(cargo)}`) : null, out.qualified && cup && !known && ' cargo under the cup');
 }
 
+/** @param {number[]} faces */
 function sum(faces) {
   return faces.reduce((a, b) => a + b, 0);
 }
 
+/** @param {Ready} s @param {number | undefined} who @param {Partial<Next>} next @param {boolean} mine */
 function nextLine(s, who, next, mine) {
   const name = s.me && s.me === who ? 'You' : s.name(who);
   if (next.over) return `${name}: turn over.`;
-  if (next.throw > 0) return `${mine ? 'Throw' : `Waiting for ${name} to throw`} ${plural(next.throw, 'die', 'dice')} (roll ${next.roll} of ${next.roll + next.rollsLeft - 1}).`;
-  if (next.mayReroll) return `${mine ? 'Stand or re-roll' : `${name} may stand or re-roll`} (${plural(next.rollsLeft, 'roll', 'rolls')} left).`;
+  if (next.throw && next.throw > 0) return `${mine ? 'Throw' : `Waiting for ${name} to throw`} ${plural(next.throw, 'die', 'dice')} (roll ${next.roll} of ${Number(next.roll) + Number(next.rollsLeft) - 1}).`;
+  if (next.mayReroll) return `${mine ? 'Stand or re-roll' : `${name} may stand or re-roll`} (${plural(Number(next.rollsLeft), 'roll', 'rolls')} left).`;
   if (next.mayStand) return mine ? 'Stand to end the turn.' : `Waiting for ${name} to stand.`;
   return '';
 }
 
 // controls are the buttons of the phone that records this turn.
+/** @param {Ready} s @param {Round} r @param {DiceEntry} e @param {Here} t @param {Partial<Next>} next */
 function controls(s, r, e, t, next) {
   const redraw = () => s.render();
-  const badDie = e.error && e.error.roll === next.roll ? e.error.die : 0;
+  const badDie = e.error instanceof api.Problem && e.error.roll === next.roll ? e.error.die : 0;
   const { out, cargo, cup, known } = t;
-  if (next.throw > 0) {
+  if (next.throw && next.throw > 0) {
     const both = (s.table.ruleset.sequences || []).length > 1 && !(out.banked || []).length &&
       e.dice.includes(6) && e.dice.includes(1);
     const extra = both ? { blocked: !e.path, node: h('div.choice', h('p', 'Both a 6 and a 1: which way?'),
-      ['6-5-4', '1-2-3'].map((p) => h('button', { type: 'button', class: e.path === p ? 'on' : '',
+      /** @type {const} */ (['6-5-4', '1-2-3']).map((p) => h('button', { type: 'button', class: e.path === p ? 'on' : '',
         onclick: () => { e.path = p; redraw(); } }, p))) } : null;
     return pad({ need: next.throw, entry: e, onChange: redraw, busy: e.busy, bad: badDie, extra,
       sendLabel: recordLabel,
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(both ? { path: e.path } : {}) },
-        { roll: next.roll }) });
+        { roll: /** @type {number} */ (next.roll) }) }); // a throw is asked for: next is there
   }
   if (!next.mayStand && !next.mayReroll) return null;
   const { faces, whole, count } = rerollPlan(s, t, next);
@@ -276,15 +333,17 @@ function controls(s, r, e, t, next) {
     need > 0 ? pad({ need, entry: e, onChange: redraw, busy: e.busy, bad: badDie, aside: back,
       sendLabel: recordLabel,
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(rethrow.length ? { rethrow: [...rethrow] } : {}) },
-        { roll: next.roll, before: known ? cargo : null }) }) : back);
+        { roll: /** @type {number} */ (next.roll), before: known ? cargo : null }) }) : back); // a re-roll is offered: next is there
 }
 
 // recordLabel names the send button of a whole throw.
+/** @param {number} n */
 function recordLabel(n) {
   return `Record ${plural(n, 'die', 'dice')}`;
 }
 
 // togglePick picks up or puts down cargo die i; pick holds the faces.
+/** @param {DiceEntry} e @param {number[]} faces @param {number} i */
 function togglePick(e, faces, i) {
   e.pickIdx = e.pickIdx || [];
   const at = e.pickIdx.indexOf(i);
@@ -298,6 +357,7 @@ function togglePick(e, faces, i) {
 // says may: the player's own, or the host's that recorded the throw (for a
 // player without a phone). It comes first: nothing beats it, and it lasts
 // only until the next player's first throw.
+/** @param {Ready} s @param {Round} r */
 function claimButton(s, r) {
   const a = r.claimableAutomatic;
   if (!a || !s.mayRecordFor(a)) return null;
@@ -310,6 +370,7 @@ function claimButton(s, r) {
 // rolls: the earlier closed rollers lift their cups for everyone to see,
 // before the player decides. It says so, and stands apart from Stand, so
 // that neither is tapped for the other.
+/** @param {Ready} s @param {Round} r */
 function liftCups(s, r) {
   if (!r.mayLiftCups || !s.mayRecordFor(r.turn)) return null;
   const at = r.turns.findIndex((t) => t.player === r.turn);
@@ -334,6 +395,10 @@ function liftCups(s, r) {
 // and the pad is free for the next one. A throw the answer shows sealed
 // from this token is remembered on this phone (memo: the roll's number
 // and, for a re-roll, the cargo before it).
+/**
+ * @param {Ready} s @param {Round} r @param {DiceEntry} e
+ * @param {Action} action @param {import('./sealed.js').Memo} [memo]
+ */
 async function send(s, r, e, action, memo) {
   const path = api.roundActions(s, r.number);
   const body = { ...action, ...api.seen(r, outbox.waiting(s.id).filter((w) => w.path === path).length) };
@@ -374,9 +439,10 @@ async function send(s, r, e, action, memo) {
 }
 
 // describe names an action in plain words, for the outbox on screen.
+/** @param {Ready} s @param {Action} body */
 function describe(s, body) {
   const who = s.name(body.player);
-  if (body.kind === 'roll') return `${who}: ${body.rethrow ? 're-roll' : 'throw'} ${body.dice.join(' ')}`;
+  if (body.kind === 'roll') return `${who}: ${body.rethrow ? 're-roll' : 'throw'} ${(body.dice || []).join(' ')}`;
   if (body.kind === 'stand') return `${who}: stand`;
   if (body.kind === 'claim-automatic') return `${who}: claim the automatic`;
   return `${who}: lift the cups`;

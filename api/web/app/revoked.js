@@ -12,20 +12,26 @@ import * as store from './store.js';
 const FREED = '/problems/seat-freed';
 const MOVED = '/problems/host-moved';
 
-/** isRevoked says whether err is the server refusing this phone's token for good, with a reason. */
+/** isRevoked says whether err is the server refusing this phone's token for good, with a reason. @param {unknown} err */
 export function isRevoked(err) {
   return err instanceof api.Problem && (err.type === FREED || err.type === MOVED);
 }
 
-/** revokedScreen tells the phone why its token stopped working and how to rejoin. */
+/**
+ * revokedScreen tells the phone why its token stopped working and how to rejoin.
+ * @param {HTMLElement} main
+ * @param {store.Entry} saved
+ * @param {unknown} err a Problem (isRevoked)
+ */
 export function revokedScreen(main, saved, err) {
+  const type = err instanceof api.Problem ? err.type : '';
   const table = saved.name ? `“${saved.name}”` : `table ${saved.id}`;
   const join = h('a.button.primary', { href: `#join=${encodeURIComponent(saved.code || '')}`, 'data-testid': 'rejoin' },
-    err.type === FREED ? 'Join again with the code' : 'Join as a player');
+    type === FREED ? 'Join again with the code' : 'Join as a player');
   const forget = h('button', { type: 'button', 'data-testid': 'forget',
     onclick: () => { store.forget(saved.id); location.hash = '#'; } }, 'Remove it from this phone');
   const home = h('a.button.ghost', { href: '#' }, 'Home');
-  if (err.type === FREED) {
+  if (type === FREED) {
     const who = saved.playerName ? ` as ${saved.playerName}` : '';
     replace(main, h('section.card', { 'data-testid': 'revoked', dataset: { why: 'seat-freed' } },
       h('h1', 'The host freed your seat'),

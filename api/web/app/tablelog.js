@@ -9,30 +9,62 @@ import { h, money, cap, time } from './dom.js';
 import * as api from './api.js';
 import { minorText } from './handles.js';
 
+/** @typedef {import('./session.js').Ready} Ready */
+/** @typedef {import('./api.js').TableEvent} TableEvent */
+
+/**
+ * Loaded is what a tab's loader made of one read: the answer, or why it
+ * failed.
+ * @template T
+ * @typedef {{ value?: T, error?: string }} Loaded
+ */
+
+/**
+ * Payload is what this log reads of an event's payload (openapi.yaml
+ * leaves payloads open: each kind has its own): a player's name and seat,
+ * a ledger entry's postings and metadata.
+ * @typedef {object} Payload
+ * @property {string} [name]
+ * @property {number} [seat]
+ * @property {{ account: string, amount: number }[]} [postings]
+ * @property {{ recordedBy?: string, reverses?: number }} [metadata]
+ */
+
+/** payload is an event's payload as this log reads it. @param {TableEvent} e @returns {Payload} */
+export const payload = (e) => /** @type {Payload} */ (e.payload || {});
+
 /**
  * loadTableLog reads the events History shows (every page): the player,
  * ledger and host events of this log and the round events whose
  * corrections correctionsCard lists. The server filters by family, the
  * part of the kind before the dot.
+ * @param {Ready} s
  */
 export function loadTableLog(s) {
   return api.events(s);
 }
 
-/** tableLogCard lists what happened to the seats and the money by hand. */
+/**
+ * tableLogCard lists what happened to the seats and the money by hand.
+ * @param {Ready} s
+ * @param {Loaded<TableEvent[]>} log
+ */
 export function tableLogCard(s, log) {
   const card = h('section.card', { 'data-testid': 'table-log' }, h('h2', 'Seats and payments'));
   if (log.error) {
     card.append(h('p.error', log.error));
     return card;
   }
-  const claims = new Map(log.value.filter((e) => e.kind === 'claim.sent').map((e) => [e.seq, e.payload]));
-  const lines = log.value.map((e) => [e, line(s, e) || claimLine(s, e, claims)]).filter(([, text]) => text).reverse();
+  const events = log.value || [];
+  /** @type {Map<number, Record<string, unknown>>} */
+  const claims = new Map(events.filter((e) => e.kind === 'claim.sent').map((e) => [e.seq, /** @type {Record<string, unknown>} */ (e.payload || {})]));
+  /** @type {[TableEvent, string][]} */
+  const lines = events.map((e) => /** @type {[TableEvent, string]} */ ([e, line(s, e) || claimLine(s, e, claims)])).filter(([, text]) => text).reverse();
   if (!lines.length) {
     card.append(h('p.muted', 'Nothing yet: joins, buy-ins and payments show here.'));
     return card;
   }
-  const undone = reversals(log.value);
+  const undone = reversals(events);
   card.append(h('ul.log', lines.map(([e, text]) => {
     const rev = undone.get(e.seq);
     return h('li', { dataset: { kind: e.kind }, class: rev ? 'reversed' : '' },
@@ -45,10 +77,11 @@ export function tableLogCard(s, log) {
 // reversals maps the event of each buy-in, cash-out or payment that was
 // reversed to the reversal's event: such a line is marked, as the
 // corrections card lists the reversal itself.
+/** @param {TableEvent[]} events @returns {Map<number, TableEvent>} */
 function reversals(events) {
   const out = new Map();
   for (const e of events) {
-    const m = e.kind === 'ledger.reversal' && e.payload && e.payload.metadata;
+    const m = e.kind === 'ledger.reversal' && payload(e).metadata;
     if (m && m.reverses) out.set(m.reverses, e);
   }
   return out;
@@ -56,9 +89,10 @@ function reversals(events) {
 
 // line is an event in words, or '' for one this log leaves to the rounds
 // (round events, antes, pots, close-outs) or to the corrections.
+/** @param {Ready} s @param {TableEvent} e @returns {string} */
 function line(s, e) {
   if (!/^(player|host|ledger)\./.test(e.kind || '')) return '';
-  const p = e.payload || {};
+  const p = payload(e);
   const cur = s.table.currency;
   switch (e.kind) {
     case 'player.seated': return `${p.name} sat down in seat ${p.seat}.`;
@@ -68,10 +102,12 @@ function line(s, e) {
     case 'host.recovery-offered': return 'The host phone showed a host recovery code.';
     case 'host.moved': return 'The host role moved to another phone.';
   }
+  /** @type {Record<string, number>} */
   const moved = {};
   for (const x of Array.isArray(p.postings) ? p.postings : []) moved[x.account] = (moved[x.account] || 0) + x.amount;
   const by = recorder(s, p.metadata && p.metadata.recordedBy);
   const players = Object.keys(moved).filter((a) => a.startsWith('player:'));
+  /** @param {string} a */
   const name = (a) => s.name(Number(a.slice('player:'.length)));
   switch (e.kind) {
     case 'ledger.deposit':
@@ -83,8 +119,9 @@ function line(s, e) {
       // is the world account.
       const from = Object.keys(moved).find((a) => moved[a] > 0);
       const to = Object.keys(moved).find((a) => moved[a] < 0);
+      /** @param {string | undefined} a */
       const who = (a) => (a && a.startsWith('player:') ? name(a) : 'the bank');
-      return `${cap(who(from))} paid ${who(to)} ${money(moved[from], cur)}${by}.`;
+      return `${cap(who(from))} paid ${who(to)} ${money(moved[from || ''], cur)}${by}.`;
     }
   }
   return '';
@@ -115,6 +152,7 @@ function claimLine(s, e, claims) {
 }
 
 // recorder says who recorded a movement by hand, from its metadata.
+/** @param {Ready} s @param {string | undefined} by */
 function recorder(s, by) {
   if (by === 'host') return ' (recorded by the host)';
   if (by && by.startsWith('player:')) return ` (recorded by ${s.name(Number(by.slice('player:'.length)))})`;
