@@ -122,7 +122,7 @@ func (p Principal) mayReadHandles() error {
 // to be paid.
 func (s *Service) Handles(ctx context.Context, a Auth) ([]HandleView, error) {
 	var hs []db.PaymentHandle
-	_, who, err := s.read(ctx, a, readPlan{history: func(b *db.Batch) { b.PaymentHandleList(a.TableID, &hs) }})
+	_, who, err := s.read(ctx, a, readPlan{queue: func(b *db.Batch) { b.PaymentHandleList(a.TableID, &hs) }})
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ type PayOption struct {
 func (s *Service) SettleUp(ctx context.Context, a Auth) (SettleUpView, error) {
 	var hs []db.PaymentHandle
 	var claims []db.PaymentClaim
-	r, who, err := s.read(ctx, a, readPlan{accounts: true, history: func(b *db.Batch) {
+	r, who, err := s.read(ctx, a, readPlan{accounts: true, queue: func(b *db.Batch) {
 		b.PaymentHandleList(a.TableID, &hs)
 		b.PaymentClaimList(a.TableID, &claims)
 	}})
@@ -103,7 +103,7 @@ func playerNames(ps []db.Player) map[game.PlayerID]string {
 // have a bank transfer handle; the audit token gets none.
 func (s *Service) EPCQR(ctx context.Context, a Auth, to game.PlayerID, units int64) (png []byte, payload string, err error) {
 	var hs []db.PaymentHandle
-	r, who, err := s.read(ctx, a, readPlan{history: func(b *db.Batch) { b.PaymentHandleList(a.TableID, &hs) }})
+	r, who, err := s.read(ctx, a, readPlan{queue: func(b *db.Batch) { b.PaymentHandleList(a.TableID, &hs) }})
 	if err != nil {
 		return nil, "", err
 	}

@@ -83,26 +83,13 @@ export function exportCard(s) {
 }
 
 /**
- * printStatement opens GET statement.html in a new window (a plain link
- * cannot carry the token): the window opens at the tap, so no pop-up
- * blocker stops it, and the page is written into it once it arrives. The
- * new window has this page's address and rules, so the statement's
- * stylesheet (/app/statement.css) loads.
+ * printStatement opens the statement's page (statement.js) in a window of
+ * its own, which reads it with this phone's token and prints it.
  * @param {import('./page.js').Page} s
  */
-async function printStatement(s) {
-  const w = window.open('', '_blank');
-  try {
-    const file = await api.statement(s);
-    const html = await file.blob.text();
-    if (!w) throw new Error('The browser blocked the new window: allow pop-ups for Tally.');
-    w.document.open();
-    w.document.write(html);
-    w.document.close();
-    s.ui.print = {};
-  } catch (err) {
-    if (w) w.close();
-    s.ui.print = { error: err instanceof Error ? err.message : String(err) };
+function printStatement(s) {
+  if (!window.open(`/app/statement.html#t=${s.id}`, '_blank')) {
+    s.ui.print = { error: 'The browser blocked the new window: allow pop-ups for Tally.' };
     s.render(true);
   }
 }

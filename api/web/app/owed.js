@@ -7,7 +7,7 @@
 
 import { h, money, cap } from './dom.js';
 import * as api from './api.js';
-import { payBox, answerBox, claimsToAnswer } from './paying.js';
+import { payBox, answerBox, claimsToAnswer, worth } from './paying.js';
 
 /** yourMoneyCard shows a player what they owe and are owed; null on other phones. */
 export function yourMoneyCard(s, data) {
@@ -23,6 +23,13 @@ export function yourMoneyCard(s, data) {
   }
   const plan = data.plan.value;
   for (const c of claimsToAnswer(s, plan)) if (c.to === s.me) card.append(answerBox(s, plan, c));
+  // The payer hears the payee's yes: the last claim of this phone's, when
+  // it was confirmed.
+  const last = plan.claims.filter((c) => c.from === s.me).pop();
+  if (last && last.status === 'confirmed') {
+    card.append(h('p.ok', { role: 'status', 'data-testid': 'claim-confirmed' },
+      `${last.toName} confirmed your ${worth(last, last.amount, cur)} arrived.`));
+  }
   const mine = plan.payments.filter((p) => p.from.playerId === s.me || p.to.playerId === s.me);
   if (!mine.length) card.append(h('p.big', { 'data-testid': 'square' }, 'You are square: you owe nobody and nobody owes you.'));
   for (const pay of mine) {

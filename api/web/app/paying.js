@@ -52,7 +52,7 @@ export function payBox(s, plan, t) {
   for (const o of t.methods) add(box, method(s, t, o, cur));
   const mine = plan.claims.filter((c) => c.from === s.me && c.to === t.to);
   const open = mine.filter((c) => c.status === 'sent');
-  const queued = outbox.waiting(s.id).filter((w) => w.path === api.claimsPath(s) && w.body && w.body.to === t.to);
+  const queued = outbox.waiting(s.id).filter((w) => w.path === api.claimsPath(s) && /** @type {{ to?: number }} */ (w.body || {}).to === t.to);
   const claimed = open.reduce((n, c) => n + c.amount, 0);
   for (const c of open) {
     box.append(h('p.ok', { role: 'status', 'data-testid': 'claim-waiting' },

@@ -3,11 +3,14 @@ package browsertest
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"image/png"
+	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 )
@@ -112,6 +115,7 @@ func TestBobPaysAnnFromSettleUp(t *testing.T) {
 	annPhone.tap(`[data-testid=claim-yes]`)
 	annPhone.waitText(`[data-testid=your-money]`, "You are square")
 	bobPhone.waitText(`[data-testid=your-money]`, "You are square")
+	bobPhone.waitText(`[data-testid=claim-confirmed]`, "Ann confirmed your €2.00 arrived.")
 	bobPhone.shot("settled")
 	annPhone.shot("settled")
 	if b := balances(t, srv.URL, m); b["Ann"] != 0 || b["Bob"] != 0 {
@@ -200,4 +204,112 @@ func balances(t *testing.T, base string, m made) map[string]int64 {
 		out[p.Name] = p.Balance
 	}
 	return out
+}
+
+// owingTable makes a table where Bob owes Ann 8 chips (Ann won the one
+// round played), worth €0.25 each.
+func owingTable(t *testing.T, base string) made {
+	t.Helper()
+	m := makeTableFull(t, base, map[string]any{"name": "Friday night", "preset": "bar", "currency": "chips",
+		"options": map[string]any{"ante": 8}, "players": []string{"Ann", "Bob"}})
+	ann, bob := m.id(t, "Ann"), m.id(t, "Bob")
+	path := fmt.Sprintf("/v1/tables/%d", m.Table.ID)
+	var rd struct {
+		Number  int
+		Players []int64
+	}
+	post(t, base, m.HostToken, path+"/rounds", nil, &rd)
+	for _, p := range rd.Players {
+		dice := map[int64][]int{ann: {6, 5, 4, 6, 5}, bob: {6, 5, 4, 1, 1}}[p]
+		post(t, base, m.HostToken, fmt.Sprintf("%s/rounds/%d/turns", path, rd.Number),
+			map[string]any{"player": p, "rolls": []any{map[string]any{"dice": dice}}}, nil)
+	}
+	put(t, base, m.HostToken, path+"/unit-value", map[string]any{"currency": "EUR", "perUnit": 25})
+	return m
+}
+
+// TestAClaimMadeOfflineIsSentLater: Bob's phone has no network when he
+// taps "I've sent it": the claim waits on the phone, through a reload, and
+// reaches Tally when the network is back, once; Ann's phone then asks her.
+func TestAClaimMadeOfflineIsSentLater(t *testing.T) {
+	srv := startServer(t)
+	m := owingTable(t, srv.URL)
+	browser := startBrowser(t)
+	bobPhone := newPhone(t, browser, srv.URL, "bob")
+	bobPhone.joinBySeat(m.JoinCode, "Bob")
+	bobPhone.waitFor("the service worker in charge", `!!navigator.serviceWorker.controller`)
+	bobPhone.tap(`[data-testid=go-money]`)
+	bobPhone.waitText(`[data-testid=pay]`, "Pay Ann €2.00")
+
+	bobPhone.setOffline(true)
+	srv.setDown(true)
+	bobPhone.tap(`[data-testid=sent-it]`)
+	bobPhone.waitText(`[data-testid=claim-queued]`, "waits on this phone")
+	bobPhone.waitText(`[data-testid=waiting]`, "I’ve sent Ann 8 chips")
+	bobPhone.shot("claim-waiting-offline")
+	bobPhone.reload()
+	bobPhone.waitText(`[data-testid=waiting]`, "I’ve sent Ann 8 chips")
+
+	srv.setDown(false)
+	bobPhone.setOffline(false)
+	bobPhone.waitFor("the claim sent", `!document.querySelector('[data-testid=waiting]')`)
+	annPhone := newPhone(t, browser, srv.URL, "ann")
+	annPhone.joinBySeat(m.JoinCode, "Ann")
+	annPhone.tap(`[data-testid=go-money]`)
+	annPhone.waitText(`[data-testid=claim]`, "Bob says they sent you €2.00. Received?")
+	var plan struct {
+		Claims []struct{ Status string }
+	}
+	getAs(t, srv.URL, m.HostToken, fmt.Sprintf("/v1/tables/%d/settle-up", m.Table.ID), &plan)
+	if len(plan.Claims) != 1 || plan.Claims[0].Status != "sent" {
+		t.Fatalf("after the phone came back, the claims are %+v", plan.Claims)
+	}
+}
+
+// TestTheStatementPrints: the host's "Print the statement" opens the
+// statement's page in a window of its own (the window it asks for is
+// caught, and the page opened in the host's tab, whose storage holds the
+// token), styled for paper.
+func TestTheStatementPrints(t *testing.T) {
+	srv := startServer(t)
+	m := owingTable(t, srv.URL)
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	host.tap(`[data-testid=go-money]`)
+	host.waitFor("the print button", `!!document.querySelector('[data-testid=print-statement]')`)
+	eval[bool](host, `(window.opens = [], window.open = (url, name) => (window.opens.push([url, name]), {}), true)`)
+	host.tap(`[data-testid=print-statement]`)
+	opens := eval[[][]string](host, `window.opens`)
+	want := fmt.Sprintf("/app/statement.html#t=%d", m.Table.ID)
+	if len(opens) != 1 || opens[0][0] != want || opens[0][1] != "_blank" {
+		t.Fatalf("the print button opened %q, want %s in a new window", opens, want)
+	}
+	host.open(want)
+	host.waitText(`main.statement h1`, "Friday night")
+	host.waitText(`main.statement`, "Bob pays Ann 8 chips = €2.00")
+	host.waitText(`main.statement`, "1 chip = €0.25")
+	host.waitFor("the print stylesheet", `getComputedStyle(document.body).backgroundColor === 'rgb(255, 255, 255)'`)
+	if title := eval[string](host, `document.title`); title != "Friday night: statement" {
+		t.Fatalf("the statement's title is %q", title)
+	}
+	host.axe("statement")
+	host.save("statement", chromedp.FullScreenshot(100))
+}
+
+// put sends a PUT as the token's holder.
+func put(t *testing.T, base, token, path string, body any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPut, base+path, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT %s: %d", path, res.StatusCode)
+	}
 }
