@@ -139,3 +139,43 @@ func TestAClaimIsNotOwedOnceTheDebtIsPaidAnotherWay(t *testing.T) {
 		http.StatusUnprocessableEntity, "/problems/not-owed", "refuse the claim")
 	s.expectMoney(0, map[string]int64{"Ann": 0, "Bob": 0})
 }
+
+// TestACrewSettlesWithClaims: at a crew, the members' handles and claims
+// are the crew's (a night's money is paid at its crew, and a claim at a
+// night is refused as "Bob paid me" is); the crew's statement is the
+// season's, with each night it rolled up.
+func TestACrewSettlesWithClaims(t *testing.T) {
+	t.Parallel()
+	cs := newCrew(t, "Ann", "Bob")
+	n := cs.night(cs.tb.Host, "Ann", "Bob")
+	bobAtNight := n.join("Bob")
+	n.start(nil)
+	n.turn(1, "Ann", []int{6, 5, 4, 6, 5})
+	n.turn(1, "Bob", []int{6, 5, 4, 1, 1})
+	n.must(http.StatusOK, req{method: http.MethodPost, path: n.tb.path("/close"), token: n.tb.Host}, nil)
+	cs.expectMoney(0, map[string]int64{"Ann": 2, "Bob": -2})
+	ann, bob := cs.tokens["Ann"], cs.tokens["Bob"]
+
+	cs.must(http.StatusOK, req{method: http.MethodPut, path: cs.tb.path("/unit-value"), token: cs.tb.Host,
+		body: map[string]any{"currency": "EUR", "perUnit": 50}}, nil)
+	cs.must(http.StatusOK, req{method: http.MethodPut, path: cs.tb.path("/handles/revolut"), token: ann,
+		body: map[string]any{"handle": "@annsmith"}}, nil)
+	var plan apiSettle
+	cs.must(http.StatusOK, req{method: http.MethodGet, path: cs.tb.path("/settle-up"), token: bob}, &plan)
+	if tr := plan.Transfers[0]; tr.Money.Text != "€1.00" || len(tr.Methods) != 1 || tr.Methods[0].Link != "https://revolut.me/annsmith" || tr.Note != "Tally: Friday crew" {
+		t.Fatalf("the crew's transfer = %+v", tr)
+	}
+	// At the night, no claim: its money is paid at the crew.
+	n.refused(claim(n, bobAtNight, n.id("Ann"), 1), http.StatusForbidden, "/problems/forbidden", "recorded at crew")
+
+	var c apiClaim
+	cs.must(http.StatusCreated, claim(cs.scene, bob, cs.id("Ann"), 2), &c)
+	cs.must(http.StatusOK, req{method: http.MethodPost, path: cs.tb.path("/claims/%d/confirm", c.ID), token: ann}, nil)
+	cs.expectMoney(0, map[string]int64{"Ann": 0, "Bob": 0})
+
+	r := cs.must(http.StatusOK, req{method: http.MethodGet, path: cs.tb.path("/statement.html"), token: bob}, nil)
+	if !contains(r.body, "The crew's season", "Nights and movements", "night", "Everyone is square", "confirmed") {
+		t.Fatalf("the season's statement:\n%s", r.body)
+	}
+	cs.auditOK()
+}
