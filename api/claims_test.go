@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -178,4 +180,33 @@ func TestACrewSettlesWithClaims(t *testing.T) {
 		t.Fatalf("the season's statement:\n%s", r.body)
 	}
 	cs.auditOK()
+}
+
+// TestAClaimMarkedPaidBehindTheServiceFailsTheAudit: the runtime role may
+// answer a claim (it writes the answer), so it could mark one confirmed
+// without the payment or its event; the audit, after a checkpoint that
+// vouched for the table, finds it, and so does the database's refusal to
+// change an answered claim again.
+func TestAClaimMarkedPaidBehindTheServiceFailsTheAudit(t *testing.T) {
+	t.Parallel()
+	s, ann, bob := paymentScene(t)
+	var c apiClaim
+	s.must(http.StatusCreated, claim(s, bob, s.id("Ann"), 1), &c)
+	var refused apiClaim
+	s.must(http.StatusCreated, claim(s, bob, s.id("Ann"), 1), &refused)
+	s.must(http.StatusOK, req{method: http.MethodPost, path: s.tb.path("/claims/%d/refuse", refused.ID), token: ann,
+		body: map[string]any{"reason": "not yet"}}, nil)
+	s.auditOK() // and a checkpoint
+	ctx := context.Background()
+	if _, err := s.pool.Exec(ctx, "UPDATE payment_claims SET status = 'sent' WHERE table_id = $1 AND id = $2", s.tb.ID, refused.ID); err == nil {
+		t.Fatal("the database let an answered claim be sent again")
+	}
+	if _, err := s.pool.Exec(ctx, "UPDATE payment_claims SET status = 'confirmed' WHERE table_id = $1 AND id = $2", s.tb.ID, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	rep := s.audit()
+	if rep.OK || rep.JournalOK || rep.Unchanged || !strings.Contains(strings.Join(rep.Problems, "\n"), fmt.Sprintf("payment claim %d is stored confirmed", c.ID)) {
+		t.Fatalf("the audit of a claim marked paid behind the service: %+v", rep)
+	}
+	s.expectMoney(0, map[string]int64{"Ann": 3, "Bob": -3})
 }

@@ -2198,7 +2198,7 @@ export interface components {
             firstBreak?: string;
             /** @description Every event and the head carry this server's seal. */
             sealsOk: boolean;
-            /** @description Every journal transaction matches the event recording it, and every balance its postings. */
+            /** @description Every journal transaction matches the event recording it, and every balance its postings; every payment claim its events (and a confirmed one its settlement). */
             journalOk: boolean;
             balancesOk: boolean;
             /** @description Every witnessed head is in the history. */
