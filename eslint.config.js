@@ -40,6 +40,22 @@ export default [
       'no-useless-concat': 'error',
       'no-console': 'error',
       radix: 'error',
+      // A file a newcomer can read, a function a screen long (issue 24;
+      // docs/docs_test.go checks the Go side the same way).
+      'max-lines': ['error', { max: 420, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 85, skipBlankLines: false, skipComments: false, IIFEs: true }],
+    },
+  },
+  // api.js is the one door to the API (docs/webapp.md): no other module
+  // imports the files behind it or writes an endpoint's path.
+  {
+    files: ['api/web/app/**/*.js'],
+    ignores: ['api/web/app/api.js', 'api/web/app/api/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['./api/*', '../api/*'], message: 'Reach the API through api.js, the one door.' }] }],
+      'no-restricted-syntax': ['error',
+        { selector: 'Literal[value=/^\\/v1\\//]', message: 'Endpoint paths are built in api.js (api/), the one door.' },
+        { selector: 'TemplateElement[value.raw=/^\\/v1\\//]', message: 'Endpoint paths are built in api.js (api/), the one door.' }],
     },
   },
   {

@@ -22,7 +22,8 @@
 // does) is organised in layers, each importing only from those below:
 //
 //   - The door to the API: api.js holds every endpoint of openapi.yaml the
-//     app calls, as typed functions; a read returns the answer, a write a
+//     app calls (split by concern under app/api/, which only api.js
+//     imports), as typed functions; a read returns the answer, a write a
 //     Write that keeps its Idempotency-Key across retries. Nothing else
 //     builds an API path. The types come from openapi.yaml
 //     (types/openapi.d.ts, generated: `make types`).
@@ -48,8 +49,9 @@
 //
 // # Checks
 //
-// Every module is type-checked (// @ts-check, JSDoc; tsc over
-// jsconfig.json and jsconfig.worker.json at the repository's root) and
+// Every module is type-checked under strict (// @ts-check, JSDoc; tsc
+// over jsconfig.json and jsconfig.worker.json at the repository's root;
+// docs/webapp.md says how to type a module) and
 // linted (eslint.config.js) by `make test`. The browser tests
 // (browsertest) drive headless Chromium against the real API on a real
 // PostgreSQL, check every request and answer against openapi.yaml, run

@@ -13,7 +13,8 @@
 import { h, replace, typing } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
-import { homeScreen, startScreen, joinScreen } from './home.js';
+import { homeScreen, startScreen } from './home.js';
+import { joinScreen } from './join.js';
 import { recoverScreen } from './recovery.js';
 import { installApp } from './pwa.js';
 import { showInsecure } from './insecure.js';

@@ -10,8 +10,11 @@
  */
 
 /**
- * Attrs are an element's attributes and listeners (on...: a function).
- * @typedef {Record<string, unknown>} Attrs
+ * Attrs are an element's attributes and listeners (on...: a function of
+ * the event, typed here so a handler's parameter needs no annotation).
+ * @typedef {{ onclick?: (e: MouseEvent) => unknown, onsubmit?: (e: SubmitEvent) => unknown,
+ *   oninput?: (e: Event) => unknown, onchange?: (e: Event) => unknown, ontoggle?: (e: Event) => unknown,
+ *   onscroll?: (e: Event) => unknown, [name: string]: unknown }} Attrs
  */
 
 /**
@@ -125,6 +128,15 @@ export function money(amount, currency) {
 /** signed is an amount with its sign and unit: "+4 quarters", "-1 quarter", "0 quarters". @param {number} amount @param {string} currency */
 export function signed(amount, currency) {
   return `${amount > 0 ? '+' : ''}${money(amount, currency)}`;
+}
+
+/**
+ * fieldValue is what the field an input or change event came from holds
+ * (an input, a select or a textarea: all have value).
+ * @param {Event} e
+ */
+export function fieldValue(e) {
+  return /** @type {HTMLInputElement} */ (e.target).value;
 }
 
 /**

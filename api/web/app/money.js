@@ -7,7 +7,7 @@
 // sends its players there to settle up (nights.js). The crew's
 // page (crew.js) draws its balances and settle-up with the same cards.
 
-import { h, add, money, signed } from './dom.js';
+import { h, add, money, signed, message } from './dom.js';
 import * as api from './api.js';
 import { cashCard, closeCard } from './host.js';
 import { moneyFixes } from './corrections.js';
@@ -17,7 +17,11 @@ import { crewNightCard } from './nights.js';
 import { answerBox, claimsToAnswer } from './paying.js';
 import { handlesCard, unitValueCard } from './handles.js';
 
-/** moneyTab shows balances and who owes whom, drawn from what was last fetched. */
+/**
+ * moneyTab shows balances and who owes whom, drawn from what was last fetched.
+ * @param {HTMLElement} el
+ * @param {import('./session.js').Ready} s
+ */
 export function moneyTab(el, s) {
   const data = s.cached('money', () => loadMoney(s));
   if (!data) {
@@ -35,7 +39,7 @@ export function moneyTab(el, s) {
   if (data.balances.error) {
     el.append(h('p.card.error', data.balances.error));
   } else {
-    el.append(balancesCard(data.balances.value, cur, closed));
+    el.append(balancesCard(/** @type {api.Balances} */ (data.balances.value), cur, closed)); // read: no error
   }
   if (!rolled) el.append(settleCard(s, data.plan, cur));
   if (!rolled) add(el, handlesCard(s, data.handles && data.handles.value), unitValueCard(s));
@@ -46,10 +50,13 @@ export function moneyTab(el, s) {
 
 // loadMoney reads the balances and the settle-up plan as plain data, so that
 // two answers can be compared and a refusal shown in words.
+/** @param {import('./session.js').Ready} s @returns {Promise<import('./page.js').MoneyData>} */
 async function loadMoney(s) {
   const [bal, plan, ledger, handles] = await Promise.allSettled([api.balances(s), api.settleUp(s),
     s.role === 'host' ? api.ledger(s) : Promise.resolve(null), s.role === 'audit' ? Promise.resolve([]) : api.handles(s)]);
-  const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message, type: r.reason.type || '' });
+  /** @template T @param {PromiseSettledResult<T>} r @returns {import('./page.js').Loaded<T> & { type?: string }} */
+  const plain = (r) => (r.status === 'fulfilled' ? { value: r.value }
+    : { error: message(r.reason), type: r.reason instanceof api.Problem ? r.reason.type : '' });
   return { balances: plain(bal), plan: plain(plan), ledger: plain(ledger), handles: plain(handles) };
 }
 
@@ -57,6 +64,10 @@ async function loadMoney(s) {
  * balancesCard lists what the table owes each player (plus) or each player
  * owes (minus), the pot, and the cash the bank holds after buy-ins; title
  * replaces the card's heading (the crew's "Running balances").
+ * @param {api.Balances} b
+ * @param {string} cur
+ * @param {boolean} closed
+ * @param {string} [title]
  */
 export function balancesCard(b, cur, closed, title) {
   return h('section.card', { 'data-testid': 'balances' }, h('h2', title || (closed ? 'Final balances' : 'Balances')),
@@ -95,6 +106,7 @@ function printStatement(s) {
 }
 
 // downloadLedger saves GET ledger.csv; a plain link cannot carry the token.
+/** @param {import('./page.js').Page} s */
 async function downloadLedger(s) {
   let file;
   try {
@@ -114,8 +126,10 @@ async function downloadLedger(s) {
  * settleCard lists the payments that square everyone up, each with "Mark
  * paid" for the host. The player being paid records it on the "Your
  * money" card (owed.js), after a confirmation. s is the open table's
- * session or the crew's page: both answer role, me, ui, token, path,
- * render and reload.
+ * session or the crew's page (page.js's Page).
+ * @param {import('./page.js').Shown} s
+ * @param {import('./page.js').MoneyData['plan']} plan
+ * @param {string} cur
  */
 export function settleCard(s, plan, cur) {
   const card = h('section.card', { 'data-testid': 'settle' }, h('h2', 'Settle up'));
@@ -125,7 +139,7 @@ export function settleCard(s, plan, cur) {
       : plan.error));
     return card;
   }
-  const p = plan.value;
+  const p = /** @type {api.SettleUp} */ (plan.value); // read: no error
   if (!p.payments.length) {
     card.append(h('p.big', 'Everyone is square.'));
     return card;
@@ -143,6 +157,12 @@ export function settleCard(s, plan, cur) {
   return card;
 }
 
+/**
+ * @param {import('./page.js').Shown} s
+ * @param {import('./page.js').Card} ui the payments being marked, by key
+ * @param {string} key
+ * @param {api.Schemas['SettlePayment']} pay
+ */
 async function markPaid(s, ui, key, pay) {
   const body = { from: pay.from.playerId, to: pay.to.playerId, amount: pay.amount };
   const st = ui[key] || (ui[key] = {});
@@ -156,7 +176,7 @@ async function markPaid(s, ui, key, pay) {
     delete ui[key];
   } catch (err) {
     st.busy = false;
-    st.error = err.message;
+    st.error = message(err);
     if (err instanceof api.Problem) st.request = null;
   }
   s.render(true);

@@ -6,6 +6,7 @@
 
 /** @typedef {import('./api.js').Table} Table */
 /** @typedef {import('./api.js').Write} Write */
+/** @template T @typedef {import('./tablelog.js').Loaded<T>} Loaded */
 
 /**
  * Card is the state one card keeps across redraws while a write is made:
@@ -13,7 +14,7 @@
  * row being sent), the write (kept so a retry reuses its key), the
  * refusal or the confirmation to show. A card keeps its own fields too.
  * @typedef {{ busy?: boolean | number, error?: any, done?: string, note?: string, request?: Write | null,
- *   confirm?: boolean | number, [field: string]: any }} Card
+ *   confirm?: boolean | number | string, [field: string]: any }} Card
  */
 
 /**
@@ -33,24 +34,24 @@
  * @property {Card} [handles] handles.js: this phone's payment handles
  * @property {Card} [unitValue] handles.js: the host's unit value
  * @property {Card} [print] money.js: the printable statement
- * @property {import('./play.js').DiceEntry | null} [entry] play.js: the dice being entered
+ * @property {import('./turnpad.js').DiceEntry | null} [entry] play.js: the dice being entered
  * @property {boolean} [showTurn] play.js, start.js: scroll the turn into view on the next draw
  * @property {Card} [recovery] recovery.js: the host's recovery code
  * @property {Card | null} [abandon] royale.js: abandoning a game
  * @property {string} [aimed] royale.js: the cell aimed at, kept in view
  * @property {number} [boardLeft] royale.js: how far the board is scrolled
- * @property {Card | null} [royale] royale.js: the move being made
+ * @property {import('./royaleact.js').RoyaleUI | null} [royale] royale.js: the move being made
  * @property {Card | null} [startGame] royale.js: starting a game
  * @property {Card} [leave] seats.js: a player leaving
  * @property {Card} [release] seats.js: a seat being freed
  * @property {Card} [seat] seats.js: a latecomer being seated
  * @property {Card} [share] share.js: sharing a closed night
- * @property {Card} [start] start.js: starting a round
+ * @property {import('./start.js').StartUI | null} [start] start.js: starting a round
  * @property {string} [note] crew.js: what the crew page just did
  * @property {boolean} [invite] crew.js: the invite card is open
  * @property {Card | null} [night] nightform.js: a night being set up
  * @property {Card} [nights] nights.js: joining or adding a night
- * @property {Card} [stats] crewstats.js: the crew's figures
+ * @property {import('./crewstats.js').StatsUI} [stats] crewstats.js: the crew's figures
  */
 
 /**
@@ -68,6 +69,23 @@
  * @property {(force?: boolean) => void} render draws the page again (force: even while a field is typed in)
  * @property {() => Promise<unknown>} refresh reads the page's data again and redraws if it changed
  * @property {() => Promise<void>} reloadMoney reads the balances and settle-up again, before a write says it is done
+ */
+
+/**
+ * Shown is a Page whose table has been read: what the shared cards are
+ * drawn for (neither page draws them before).
+ * @typedef {Page & { table: Table }} Shown
+ */
+
+/**
+ * MoneyData is what the money cards read, each part read on its own (a
+ * refusal of one, such as settle-up while the pot is not empty, keeps its
+ * type): the balances, the settle-up and, for a table's host, the ledger.
+ * @typedef {object} MoneyData
+ * @property {Loaded<import('./api.js').Balances>} balances
+ * @property {Loaded<import('./api.js').SettleUp> & { type?: string }} plan
+ * @property {Loaded<import('./api.js').Transaction[] | null>} [ledger]
+ * @property {Loaded<Awaited<ReturnType<typeof import('./api.js').handles>>>} [handles] the table's payment handles (none read with the audit token)
  */
 
 export {};

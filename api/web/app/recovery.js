@@ -5,24 +5,26 @@
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { add, h, replace, clock } from './dom.js';
+import { add, h, replace, clock, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
 import { appLink } from './address.js';
 
 /** groupRecovery shows a recovery code to read aloud: 12-ABCD-EFGH-JKMN-PQ. */
+/** @param {string} code */
 export function groupRecovery(code) {
   const [id, secret] = code.split('-');
-  return `${id}-${secret.match(/.{1,4}/g).join('-')}`;
+  return `${id}-${(secret.match(/.{1,4}/g) || []).join('-')}`;
 }
 
 /** recoveryLink is the link the other phone opens to become the host, at the app's public address. */
+/** @param {string} code */
 function recoveryLink(code) {
   return appLink(new URLSearchParams({ recover: code }));
 }
 
-/** recoveryCard is the host's way to hand the host role to another phone. */
+/** recoveryCard is the host's way to hand the host role to another phone. @param {import('./session.js').Ready} s */
 export function recoveryCard(s) {
   const ui = s.ui.recovery || (s.ui.recovery = {});
   const live = ui.offer && Date.parse(ui.offer.expiresAt) > Date.now();
@@ -47,6 +49,7 @@ export function recoveryCard(s) {
 }
 
 // offer asks the server for a new code; the key is kept across retries.
+/** @param {import('./session.js').Ready} s @param {import('./page.js').Card} ui */
 async function offer(s, ui) {
   if (!ui.request) ui.request = api.offerRecovery(s);
   ui.busy = true;
@@ -56,7 +59,7 @@ async function offer(s, ui) {
     ui.offer = await api.send(ui.request);
     ui.request = null;
   } catch (err) {
-    ui.error = 'No code: ' + err.message;
+    ui.error = 'No code: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;
@@ -64,9 +67,12 @@ async function offer(s, ui) {
 }
 
 /** recoverScreen redeems a host recovery code on this phone (#recover=CODE). */
+/** @param {HTMLElement} main @param {string | null} code */
 export function recoverScreen(main, code) {
+  /** @type {{ code: string, request?: api.Write<api.Schemas['RecoverRequest'], api.Recovered> | null }} */
   const form = { code: code || '' };
   const error = h('p.error', { hidden: true, 'data-testid': 'recover-error' });
+  /** @param {MouseEvent} e */
   const go = async (e) => {
     const typed = form.code.trim();
     if (!typed) {
@@ -75,7 +81,7 @@ export function recoverScreen(main, code) {
       return;
     }
     if (!form.request || form.request.body.code !== typed) form.request = api.recoverHost(typed);
-    const button = e.currentTarget;
+    const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
     button.disabled = true;
     try {
       const r = await api.send(form.request);
@@ -84,7 +90,7 @@ export function recoverScreen(main, code) {
       location.hash = `#t=${r.table.id}`;
     } catch (err) {
       error.hidden = false;
-      error.textContent = err.message;
+      error.textContent = message(err);
       button.disabled = false;
       if (err instanceof api.Problem) form.request = null;
     }
@@ -95,7 +101,7 @@ export function recoverScreen(main, code) {
       h('p', 'The host phone showed a host recovery code. Using it makes this phone the host of that table; the other phone stops being the host at once.'),
       h('label.field', 'Host recovery code', h('input.code', { type: 'text', value: form.code, maxlength: 64, autocapitalize: 'characters',
         spellcheck: 'false', autocomplete: 'off', 'aria-label': 'host recovery code', placeholder: '12-ABCD-EFGH-JKMN-PQ',
-        oninput: (e) => { form.code = e.target.value; } })),
+        oninput: (e) => { form.code = fieldValue(e); } })),
       h('button.primary', { type: 'button', 'data-testid': 'recover-go', onclick: go }, 'Become the host'),
       error,
       h('a.button.ghost', { href: '#' }, 'Cancel')));

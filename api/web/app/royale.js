@@ -8,14 +8,17 @@
 // A phone draws only what its own token reads: another player's fleet
 // never reaches it before its cards sink or the game ends.
 
-import { h, add, plural, money } from './dom.js';
+import { h, add, plural, money, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import { lastAudit, auditCards, receiptCard } from './audit.js';
 import { commitment } from './commit.js';
+/** @typedef {import('./session.js').Ready} Ready */
+/** @typedef {import('./api.js').RoyaleGame} RoyaleGame */
+/** @typedef {import('./royaleact.js').RoyaleUI} RoyaleUI */
 import { ui, act, sendGame, errorLine, ROWS, KIND_NAME } from './royaleact.js';
 import { startGameCard, fleetsCard } from './royalestart.js';
 
-/** royaleTab renders the game in play, or the last result and a start card. */
+/** royaleTab renders the game in play, or the last result and a start card. @param {HTMLElement} el @param {Ready} s */
 export function royaleTab(el, s) {
   const t = s.table;
   const g = s.game;
@@ -47,11 +50,12 @@ export function royaleTab(el, s) {
 // too: the fire buttons are held above them (--above, a custom property
 // set through the CSSOM, which the page's CSP allows, unlike a style
 // attribute).
+/** @param {HTMLElement} el @param {Ready} s */
 function keepBoard(el, s) {
-  const scroller = el.querySelector('.boardscroll');
+  const scroller = /** @type {HTMLElement | null} */ (el.querySelector('.boardscroll'));
   if (!scroller) return;
   if (s.ui.boardLeft) scroller.scrollLeft = s.ui.boardLeft;
-  const bar = el.querySelector('.firebar');
+  const bar = /** @type {HTMLElement | null} */ (el.querySelector('.firebar'));
   const joins = document.querySelector('main .notices');
   if (bar && joins) bar.style.setProperty('--above', `${Math.ceil(joins.getBoundingClientRect().height) + 8}px`);
   const aimed = s.ui.aimed && scroller.querySelector(`[data-cell="${s.ui.aimed}"]`);
@@ -67,6 +71,7 @@ function keepBoard(el, s) {
 
 // abandonCard is the host's way out of a game nobody will finish: the pot
 // goes back to its players, as at closing a table, after a confirmation.
+/** @param {Ready} s @param {RoyaleGame} g */
 function abandonCard(s, g) {
   if (s.role !== 'host') return null;
   const u = s.ui.abandon && s.ui.abandon.game === g.number ? s.ui.abandon : (s.ui.abandon = { game: g.number });
@@ -84,6 +89,7 @@ function abandonCard(s, g) {
 }
 
 // turnCard is whose turn it is and, on the phone that records it, what to do.
+/** @param {Ready} s @param {RoyaleGame} g */
 function turnCard(s, g) {
   const who = g.turn;
   const mine = s.mayRecordFor(who);
@@ -112,8 +118,10 @@ function turnCard(s, g) {
 // held above the tab bar while the board is in view, so a cell aimed in
 // the last row or the last columns can be fired at without scrolling back
 // up to the turn.
+/** @param {Ready} s @param {RoyaleGame} g @param {RoyaleUI} u */
 function fireButtons(s, g, u) {
   const who = g.turn;
+  /** @type {Partial<api.Schemas['RoyalePlayer']>} */
   const me = g.players.find((p) => p.player === who) || {};
   const advanced = g.options.mode === 'advanced';
   const want = advanced ? g.shotsLeft : Math.min(1, g.shotsLeft);
@@ -123,7 +131,7 @@ function fireButtons(s, g, u) {
       onclick: () => act(s, g, { player: who, kind: 'shoot', cells: [...u.sel] }) },
     advanced ? `Fire the volley (${u.sel.length} of ${want})` : u.sel.length ? `Fire at ${u.sel[0]}` : 'Tap a cell to aim'));
   }
-  if (!advanced && me.bonusShots > 0) {
+  if (!advanced && (me.bonusShots || 0) > 0) {
     out.push(h('button', { type: 'button', 'data-testid': 'bonus', disabled: u.busy || u.sel.length !== 1,
       onclick: () => act(s, g, { player: who, kind: 'bonus', cells: [...u.sel] }) },
     `Bonus shot${u.sel.length ? ` at ${u.sel[0]}` : ''} (${me.bonusShots} left)`));
@@ -144,6 +152,7 @@ function fireButtons(s, g, u) {
 }
 
 // nextLine says what the turn waits for.
+/** @param {Ready} s @param {RoyaleGame} g @param {boolean} mine */
 function nextLine(s, g, mine) {
   const name = s.me && s.me === g.turn ? 'You' : s.name(g.turn);
   if (!g.die) return mine ? (g.canSonar ? 'Sonar first if you like, then the die.' : 'Roll the die.') : `Waiting for ${name} to roll.`;
@@ -155,10 +164,11 @@ function nextLine(s, g, mine) {
 }
 
 // sonarControl names a row or a column.
+/** @param {Ready} s @param {RoyaleGame} g @param {RoyaleUI} u */
 function sonarControl(s, g, u) {
   if (!u.line) u.line = 'A';
   const lines = [...[...ROWS].map((r) => [r, `Row ${r}`]), ...Array.from({ length: 10 }, (_, i) => [String(i + 1), `Column ${i + 1}`])];
-  return h('div.sonar', h('select', { 'data-testid': 'sonar-line', 'aria-label': 'the row or column to sonar', onchange: (e) => { u.line = e.target.value; } },
+  return h('div.sonar', h('select', { 'data-testid': 'sonar-line', 'aria-label': 'the row or column to sonar', onchange: (e) => { u.line = fieldValue(e); } },
     lines.map(([v, label]) => h('option', { value: v, selected: v === u.line }, label))),
   h('button', { type: 'button', 'data-testid': 'sonar', disabled: u.busy, onclick: () => act(s, g, { player: g.turn, kind: 'sonar', line: u.line }) }, 'Sonar'));
 }
@@ -166,6 +176,7 @@ function sonarControl(s, g, u) {
 // boardCard is the shared grid: pegs for everyone, this phone's own fleet
 // under them, every fleet once the game is over. On the turn's phone a tap
 // aims.
+/** @param {Ready} s @param {RoyaleGame} g */
 function boardCard(s, g) {
   const pegs = new Map(g.board.map((p) => [p.cell, p]));
   // This phone's own fleet; the host's phone draws the fleets it holds.
@@ -198,7 +209,7 @@ function boardCard(s, g) {
   // scrolled to across redraws (keepBoard), and can take the focus, so a
   // keyboard can scroll it too.
   const scroller = h('div.boardscroll', { tabindex: 0, role: 'region', 'aria-label': 'The board, rows A to J, columns 1 to 10',
-    onscroll: (e) => { s.ui.boardLeft = e.target.scrollLeft; } }, grid);
+    onscroll: (e) => { s.ui.boardLeft = /** @type {HTMLElement} */ (e.target).scrollLeft; } }, grid);
   return h('section.card.boardcard', h('p.legend.swipe', 'Rows A–J, columns 1–10: swipe the board sideways for the last columns.'),
     scroller, aiming ? fireButtons(s, g, u) : null,
     h('p.legend', own.size ? [h('span.key.ship', ''), (g.held || []).length ? (g.fleet || []).length ? ' your fleet and those you hold  '
@@ -208,12 +219,14 @@ function boardCard(s, g) {
 }
 
 // bonusSizes are the sizes of the turn's player's unused bonus volleys.
+/** @param {RoyaleGame} g @returns {number[]} */
 function bonusSizes(g) {
   const me = g.players.find((p) => p.player === g.turn);
   return me ? me.trophies.filter((t) => !t.used && t.shots > 0).map((t) => t.shots) : [];
 }
 
 // playersCard is every player: afloat, out, bonus shots and sonars.
+/** @param {Ready} s @param {RoyaleGame} g */
 function playersCard(s, g) {
   return h('section.card', { 'data-testid': 'players' }, h('h2', 'Fleets'),
     h('ul.players', g.players.map((p) => h('li', { class: p.eliminated ? 'out' : '', 'data-testid': `player-${s.name(p.player)}` },
@@ -225,6 +238,7 @@ function playersCard(s, g) {
 }
 
 // logCard lists what sank and what sonar heard.
+/** @param {Ready} s @param {RoyaleGame} g */
 function logCard(s, g) {
   if (!g.sunkCards.length && !g.sonar.length) return null;
   return h('section.card', { 'data-testid': 'log' }, h('h2', 'Sunk and heard'),
@@ -234,6 +248,7 @@ function logCard(s, g) {
 
 // resultCard says who won and what the pot paid, and checks every revealed
 // fleet against the commitment published when play began.
+/** @param {Ready} s @param {RoyaleGame} g */
 function resultCard(s, g) {
   const r = g.result;
   if (!r) return null;
@@ -252,7 +267,7 @@ function resultCard(s, g) {
   const check = h('p.check', { 'data-testid': 'commitments' }, 'Checking every fleet against its commitment…');
   card.append(check);
   verifyAll(g).then((ok) => {
-    check.textContent = ok ? `✓ Every fleet is the one sealed when play began (${Object.keys(g.commitments).length} commitments checked).`
+    check.textContent = ok ? `✓ Every fleet is the one sealed when play began (${Object.keys(g.commitments || {}).length} commitments checked).`
         : '✗ A revealed fleet does not match its commitment: see the History tab’s audit.';
     check.className = ok === false ? 'check error' : 'check';
   });
@@ -261,6 +276,7 @@ function resultCard(s, g) {
 
 // verifyAll recomputes each revealed fleet's commitment (commit.js) and
 // compares it with the one published when play began.
+/** @param {RoyaleGame} g */
 async function verifyAll(g) {
   for (const r of g.revealed || []) {
     const want = g.commitments && g.commitments[r.player];
@@ -269,13 +285,15 @@ async function verifyAll(g) {
   return true;
 }
 
-/** gameHistory is a Royale table's History tab: the audit, the receipt and every game, newest first. */
+/** gameHistory is a Royale table's History tab: the audit, the receipt and every game, newest first. @param {HTMLElement} el @param {Ready} s */
 export function gameHistory(el, s) {
   const data = s.cached('history', async () => {
-    const n = s.table.royale.currentGame || s.table.royale.gamesPlayed || 0;
+    const royale = /** @type {NonNullable<api.Table['royale']>} */ (s.table.royale); // a Battleship Royale table's tab
+    const n = royale.currentGame || royale.gamesPlayed || 0;
     const want = Array.from({ length: n }, (_, i) => api.royale(s, i + 1));
     const [games, audit] = await Promise.allSettled([Promise.all(want), lastAudit(s)]);
-    const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: r.reason.message });
+    /** @template T @param {PromiseSettledResult<T>} r @returns {import('./tablelog.js').Loaded<T>} */
+    const plain = (r) => (r.status === 'fulfilled' ? { value: r.value } : { error: message(r.reason) });
     return { games: plain(games), audit: plain(audit) };
   });
   if (!data) {
@@ -287,8 +305,9 @@ export function gameHistory(el, s) {
     el.append(h('p.card.error', data.games.error));
     return;
   }
-  if (!data.games.value.length) el.append(h('p.card', 'No games yet: they show here as soon as the first one starts.'));
-  for (const g of [...data.games.value].reverse()) {
+  const games = data.games.value || []; // there when there is no error
+  if (!games.length) el.append(h('p.card', 'No games yet: they show here as soon as the first one starts.'));
+  for (const g of [...games].reverse()) {
     add(el, g.result ? resultCard(s, g) : h('section.card', h('h2', `Game ${g.number}`), h('p', 'In play.')));
     const log = logCard(s, g);
     if (log) el.append(log);

@@ -122,11 +122,6 @@ export class Session {
     return this.role === 'host' || (this.role === 'player' && this.me === id);
   }
 
-  /** path is an API path under this table. @param {string} [rest] */
-  path(rest = '') {
-    return `/v1/tables/${this.id}${rest}`;
-  }
-
   /** refresh refetches the table and its latest round, then re-renders. @returns {Promise<unknown>} */
   async refresh() {
     if (this.revoked) return undefined;

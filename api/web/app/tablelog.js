@@ -26,8 +26,12 @@ import { minorText } from './handles.js';
  * @typedef {object} Payload
  * @property {string} [name]
  * @property {number} [seat]
+ * @property {number} [player] a round's correction: whose entry was taken back
+ * @property {number} [round]
+ * @property {boolean} [reopened] a take-back opened the round again
+ * @property {string} [reason] why the host corrected it
  * @property {{ account: string, amount: number }[]} [postings]
- * @property {{ recordedBy?: string, reverses?: number }} [metadata]
+ * @property {{ recordedBy?: string, reverses?: number, kind?: string, reason?: string }} [metadata]
  */
 
 /** payload is an event's payload as this log reads it. @param {TableEvent} e @returns {Payload} */

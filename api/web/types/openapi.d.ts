@@ -2081,10 +2081,15 @@ export interface components {
              * @description What the movement records besides its postings. Money recorded by
              *     hand (deposit, withdrawal, settlement) names who recorded it:
              *     `recordedBy` is `host` or `player:<id>` (the player who received
-             *     a payment).
+             *     a payment). A reversal names the event of the entry it undoes
+             *     (`reverses`), that entry's kind and the host's reason.
              */
             metadata?: {
                 recordedBy?: string;
+                /** Format: int64 */
+                reverses?: number;
+                kind?: string;
+                reason?: string;
                 /**
                  * Format: int64
                  * @description A settlement a payment claim recorded: the claim's id.

@@ -32,7 +32,7 @@ export const cash = (t, kind, body) => post(`${tablePath(t.id)}/${kind}`, body, 
 /** @param {Door} t @param {Schemas['PaymentRequest']} body @returns {Write<Schemas['PaymentRequest'], Schemas['Balances']>} */
 export const pay = (t, body) => post(`${tablePath(t.id)}/payments`, body, t.token);
 
-/** @param {Door} t @param {number} seq the ledger entry's event @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Schemas['Balances']>} */
+/** @param {Door} t @param {number} seq the ledger entry's event @param {Schemas['CorrectionRequest'] | undefined} body (none: no reason given) @returns {Write<Schemas['CorrectionRequest'] | undefined, Schemas['Balances']>} */
 export const reverseEntry = (t, seq, body) => post(`${tablePath(t.id)}/ledger/${seq}/reverse`, body, t.token);
 
 /** @param {Schemas['CreateCrewRequest']} body @returns {Write<Schemas['CreateCrewRequest'], Schemas['CreatedTable']>} */

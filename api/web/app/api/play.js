@@ -28,10 +28,10 @@ export const roundActions = (t, n) => `${tablePath(t.id)}/rounds/${n}/actions`;
 /** @param {Door} t @param {number} n @param {Schemas['ActionRequest']} body @returns {Write<Schemas['ActionRequest'], Schemas['Round']>} */
 export const act = (t, n, body) => post(roundActions(t, n), body, t.token);
 
-/** @param {Door} t @param {number} n @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Schemas['Round']>} */
+/** @param {Door} t @param {number} n @param {Schemas['CorrectionRequest'] | undefined} body (none: no reason given) @returns {Write<Schemas['CorrectionRequest'] | undefined, Schemas['Round']>} */
 export const takeBack = (t, n, body) => post(`${tablePath(t.id)}/rounds/${n}/take-back`, body, t.token);
 
-/** @param {Door} t @param {number} n @param {Schemas['CorrectionRequest']} body @returns {Write<Schemas['CorrectionRequest'], Schemas['Round']>} */
+/** @param {Door} t @param {number} n @param {Schemas['CorrectionRequest'] | undefined} body (none: no reason given) @returns {Write<Schemas['CorrectionRequest'] | undefined, Schemas['Round']>} */
 export const reverseRound = (t, n, body) => post(`${tablePath(t.id)}/rounds/${n}/reverse`, body, t.token);
 
 /** @param {Door} t @param {number} n */

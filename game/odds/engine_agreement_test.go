@@ -9,10 +9,10 @@ import (
 	"github.com/tally-dice/tally/game"
 )
 
-// reviewRulesets are the rulesets whose turns the advisor must model exactly
+// modelledRulesets are the rulesets whose turns the advisor must model exactly
 // as the engine plays them: every preset, and the options that change a
 // turn (low, automatic on or off, progressive, Scarne with automatics).
-func reviewRulesets(t testing.TB) map[string]game.Ruleset {
+func modelledRulesets(t testing.TB) map[string]game.Ruleset {
 	t.Helper()
 	on, off := true, false
 	out := map[string]game.Ruleset{}
@@ -160,7 +160,7 @@ func sameSets(a, b [][]int) bool {
 func TestAdviceFollowsTheEngineTurnByTurn(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
-	for name, rs := range reviewRulesets(t) {
+	for name, rs := range modelledRulesets(t) {
 		for range 300 {
 			tr := game.NewTurn(rs)
 			for {
