@@ -72,6 +72,8 @@ var (
 	kindInvalid       = &problemKind{"/problems/invalid-request", http.StatusUnprocessableEntity, "Invalid request"}
 	kindInsufficient  = &problemKind{"/problems/insufficient-funds", http.StatusUnprocessableEntity, "Insufficient funds"}
 	kindPotNotEmpty   = &problemKind{"/problems/pot-not-empty", http.StatusConflict, "The pot is not empty"}
+	kindNotOwed       = &problemKind{"/problems/not-owed", http.StatusUnprocessableEntity, "More than is owed"}
+	kindClaimAnswered = &problemKind{"/problems/claim-answered", http.StatusConflict, "The payment claim was answered already"}
 	kindHistory       = &problemKind{"/problems/history-broken", http.StatusConflict, "The table's history does not replay"}
 	kindUnavailable   = &problemKind{"/problems/unavailable", http.StatusServiceUnavailable, "Service unavailable"}
 	kindTooMany       = &problemKind{"/problems/too-many-requests", http.StatusTooManyRequests, "Too many requests"}

@@ -136,6 +136,8 @@ var domainKinds = []struct {
 	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, "", false},
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
+	{[]error{table.ErrNotOwed}, kindNotOwed, "", false},
+	{[]error{table.ErrClaimResolved}, kindClaimAnswered, "", false},
 	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded,
 		royale.ErrGameOver, table.ErrWrongGame, table.ErrNotCorrectable, table.ErrRecoverySpent}, kindConflict, "", false},
 	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},

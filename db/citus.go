@@ -48,6 +48,8 @@ var Distribution = []Distributed{
 	{Table: "host_recoveries", Column: "table_id", ColocateWith: "tables"},
 	{Table: "retired_tokens", Column: "table_id", ColocateWith: "tables"},
 	{Table: "crew_nights", Column: "table_id", ColocateWith: "tables"},
+	{Table: "payment_handles", Column: "table_id", ColocateWith: "tables"},
+	{Table: "payment_claims", Column: "table_id", ColocateWith: "tables"},
 	{Table: "join_codes", Column: "code"},
 }
 

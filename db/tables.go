@@ -49,6 +49,9 @@ type Table struct {
 	Royale *royale.Options
 	// Crew is the crew a night was made for, 0 for none.
 	Crew int64
+	// Unit is what one of the table's units is worth (migration 15); zero
+	// for none.
+	Unit UnitValue
 }
 
 // The games a table plays, as the tables.game column names them.
@@ -219,6 +222,9 @@ func toTable(r dbsqlc.Table, out *Table) error {
 		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds), Game: r.Game}
 	if r.Crew != nil {
 		out.Crew = *r.Crew
+	}
+	if r.UnitCurrency != nil && r.UnitMinor != nil {
+		out.Unit = UnitValue{Currency: *r.UnitCurrency, Minor: *r.UnitMinor}
 	}
 	if r.Royale != nil {
 		out.Royale = new(royale.Options)

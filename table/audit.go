@@ -123,6 +123,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 			st.game.auditReads(b, &h)
 			b.EventList(a.TableID, &h.events)
 			b.JournalList(a.TableID, &h.journal)
+			b.PaymentClaimList(a.TableID, &h.claims)
 		}})
 	switch {
 	case err != nil:
@@ -138,6 +139,7 @@ func (s *Service) Audit(ctx context.Context, a Auth, q AuditQuery) (AuditReport,
 	au.witness(q.Witnessed)
 	au.table(now.Players)
 	au.money(h.journal, now.Accounts, now.Players)
+	au.claims(h.claims, h.journal)
 	resume := st.game.audit(au, &h, q)
 	rep := au.report()
 	if rep.OK {
@@ -154,6 +156,7 @@ type auditHistory struct {
 	nights     []db.CrewNight // the nights listed under the table: a crew's
 	events     []chain.Event
 	journal    []db.JournalEntry
+	claims     []db.PaymentClaim // payments.md §5
 }
 
 // audit is one audit in progress.

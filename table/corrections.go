@@ -265,7 +265,7 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 		if err := w.reverseEntries([]db.JournalEntry{*e}, reason); err != nil {
 			return nil, err
 		}
-		return balancesView(ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
+		return balancesView(w.st.row, ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
 	})
 }
 

@@ -165,7 +165,7 @@ func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, m
 				}
 			}
 		}
-		return balancesView(ledger.Sheet(crew.Currency, w.books().Accounts(), w.st.players)), nil
+		return balancesView(w.st.row, ledger.Sheet(crew.Currency, w.books().Accounts(), w.st.players)), nil
 	})
 }
 
@@ -290,7 +290,7 @@ func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	if err != nil {
 		return CrewView{}, err
 	}
-	v := CrewView{Crew: st.view(who), Balances: balancesView(ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
+	v := CrewView{Crew: st.view(who), Balances: balancesView(r.row, ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
 		Nights: make([]NightView, 0, len(books))}
 	for _, b := range books {
 		n := b.row

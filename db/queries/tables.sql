@@ -118,3 +118,8 @@ WITH closed AS (
     RETURNING 1
 )
 SELECT tally_expect(count(*), 1, 'an open table to close') FROM closed;
+
+-- name: TableUnitValueSet :exec
+-- TableUnitValueSet sets (or, with NULLs, clears) what one of the table's
+-- units is worth.
+UPDATE tables SET unit_currency = sqlc.narg(unit_currency), unit_minor = sqlc.narg(unit_minor) WHERE id = @id;

@@ -18,6 +18,7 @@ export { Problem, Offline, recordedSince, seen, unanswered, onNetwork, newKey, s
 export * from './api/tables.js';
 export * from './api/play.js';
 export * from './api/money.js';
+export * from './api/payments.js';
 
 /** @template [R=unknown] @typedef {import('./api/http.js').Request<R>} Request */
 /** @template [B=unknown], [R=unknown] @typedef {import('./api/http.js').Write<B, R>} Write */
@@ -42,6 +43,11 @@ export * from './api/money.js';
 /** @typedef {Schemas['RoundPage']['rounds'][number]} RoundSummary */
 /** @typedef {Schemas['LedgerPage']['transactions'][number]} Transaction */
 /** @typedef {Schemas['EventPage']['events'][number]} TableEvent */
+/** @typedef {Schemas['Handle']} Handle */
+/** @typedef {Schemas['Claim']} Claim */
+/** @typedef {Schemas['Transfer']} Transfer */
+/** @typedef {Schemas['PayOption']} PayOption */
+/** @typedef {Schemas['PayMethod']} PayMethod */
 
 /**
  * Door is what a phone holds of a table (a crew is a table too): its id and

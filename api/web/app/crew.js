@@ -29,7 +29,8 @@ import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
 import { yourMoneyCard } from './owed.js';
-import { balancesCard, settleCard } from './money.js';
+import { balancesCard, settleCard, exportCard } from './money.js';
+import { handlesCard, unitValueCard } from './handles.js';
 import { nightsCard } from './nights.js';
 import { nightForm } from './nightform.js';
 import { statsView, statsLink } from './crewstats.js';
@@ -118,11 +119,13 @@ export class CrewPage {
    * @returns {Promise<CrewData>}
    */
   async read() {
-    const [crew, plan] = await Promise.allSettled([api.crew(this), api.settleUp(this)]);
+    const [crew, plan, handles] = await Promise.allSettled([api.crew(this), api.settleUp(this),
+      this.role === 'audit' ? Promise.resolve([]) : api.handles(this)]);
     if (crew.status === 'rejected') throw crew.reason;
     const planned = plan.status === 'fulfilled' ? { value: plan.value }
       : { error: message(plan.reason), type: plan.reason instanceof api.Problem ? plan.reason.type : '' };
-    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned };
+    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned,
+      handles: { value: handles.status === 'fulfilled' ? handles.value : [] } };
   }
 
   /**
@@ -210,6 +213,9 @@ export class CrewPage {
       nightsCard(c, c.data.crew.nights),
       balancesCard(/** @type {api.Balances} */ (c.data.balances.value), cur, false, 'Running balances'), // always there: read with the crew
       settleCard(c, c.data.plan, cur),
+      handlesCard(c, c.data.handles && c.data.handles.value),
+      unitValueCard(c),
+      exportCard(c),
       statsLink(c),
       inviteCard(c));
   }

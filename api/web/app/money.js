@@ -14,6 +14,8 @@ import { moneyFixes } from './corrections.js';
 import { yourMoneyCard } from './owed.js';
 import { shareCard } from './share.js';
 import { crewNightCard } from './nights.js';
+import { answerBox, claimsToAnswer } from './paying.js';
+import { handlesCard, unitValueCard } from './handles.js';
 
 /**
  * moneyTab shows balances and who owes whom, drawn from what was last fetched.
@@ -40,9 +42,9 @@ export function moneyTab(el, s) {
     el.append(balancesCard(/** @type {api.Balances} */ (data.balances.value), cur, closed)); // read: no error
   }
   if (!rolled) el.append(settleCard(s, data.plan, cur));
+  if (!rolled) add(el, handlesCard(s, data.handles && data.handles.value), unitValueCard(s));
   if (s.role === 'host' && !rolled) add(el, cashCard(s), moneyFixes(s, data.ledger && data.ledger.value));
-  el.append(h('section.card', h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) },
-    'Download the ledger (CSV)')));
+  el.append(exportCard(s));
   if (s.role === 'host' && !closed) el.append(closeCard(s));
 }
 
@@ -50,12 +52,12 @@ export function moneyTab(el, s) {
 // two answers can be compared and a refusal shown in words.
 /** @param {import('./session.js').Ready} s @returns {Promise<import('./page.js').MoneyData>} */
 async function loadMoney(s) {
-  const [bal, plan, ledger] = await Promise.allSettled([api.balances(s), api.settleUp(s),
-    s.role === 'host' ? api.ledger(s) : Promise.resolve(null)]);
+  const [bal, plan, ledger, handles] = await Promise.allSettled([api.balances(s), api.settleUp(s),
+    s.role === 'host' ? api.ledger(s) : Promise.resolve(null), s.role === 'audit' ? Promise.resolve([]) : api.handles(s)]);
   /** @template T @param {PromiseSettledResult<T>} r @returns {import('./page.js').Loaded<T> & { type?: string }} */
   const plain = (r) => (r.status === 'fulfilled' ? { value: r.value }
     : { error: message(r.reason), type: r.reason instanceof api.Problem ? r.reason.type : '' });
-  return { balances: plain(bal), plan: plain(plan), ledger: plain(ledger) };
+  return { balances: plain(bal), plan: plain(plan), ledger: plain(ledger), handles: plain(handles) };
 }
 
 /**
@@ -70,16 +72,41 @@ async function loadMoney(s) {
 export function balancesCard(b, cur, closed, title) {
   return h('section.card', { 'data-testid': 'balances' }, h('h2', title || (closed ? 'Final balances' : 'Balances')),
     closed && h('p.muted', 'The table is closed: these are the night’s results.'),
-    h('ul.scores', b.players.map((p) => h('li', { class: p.left ? 'left' : '' },
+    b.value && h('p.muted.small', { 'data-testid': 'unit-worth' }, `${b.value.text}. ${b.value.rounding}`),
+    h('ul.scores', b.players.map((p, i) => h('li', { class: p.left ? 'left' : '' },
       h('span', p.name, p.left ? h('small.muted', ' (left)') : null),
-      h('b', { class: p.balance > 0 ? 'plus' : p.balance < 0 ? 'minus' : '' }, signed(p.balance, cur))))),
+      h('b', { class: p.balance > 0 ? 'plus' : p.balance < 0 ? 'minus' : '' }, signed(p.balance, cur),
+        b.worth && b.worth[i] && h('small', ` = ${b.worth[i].text}`))))),
     b.pot > 0 && h('p', `In the pot: ${money(b.pot, cur)}.`),
     b.bank < 0 && h('p', { 'data-testid': 'bank' }, `The bank holds ${money(-b.bank, cur)} in cash from buy-ins.`),
     b.bank > 0 && h('p', { 'data-testid': 'bank' }, `The bank has paid out ${money(b.bank, cur)} more than it took in.`));
 }
 
+/**
+ * exportCard offers the ledger as CSV and the statement made for printing.
+ * @param {import('./page.js').Page} s
+ */
+export function exportCard(s) {
+  return h('section.card', { 'data-testid': 'exports' },
+    h('button.ghost', { type: 'button', 'data-testid': 'csv', onclick: () => downloadLedger(s) }, 'Download the ledger (CSV)'),
+    h('button.ghost', { type: 'button', 'data-testid': 'print-statement', onclick: () => printStatement(s) }, 'Print the statement'),
+    s.ui.print && s.ui.print.error && h('p.error', { role: 'alert' }, s.ui.print.error));
+}
+
+/**
+ * printStatement opens the statement's page (statement.js) in a window of
+ * its own, which reads it with this phone's token and prints it.
+ * @param {import('./page.js').Page} s
+ */
+function printStatement(s) {
+  if (!window.open(`/app/statement.html#t=${s.id}`, '_blank')) {
+    s.ui.print = { error: 'The browser blocked the new window: allow pop-ups for Tally.' };
+    s.render(true);
+  }
+}
+
 // downloadLedger saves GET ledger.csv; a plain link cannot carry the token.
-/** @param {import('./session.js').Ready} s */
+/** @param {import('./page.js').Page} s */
 async function downloadLedger(s) {
   let file;
   try {
@@ -118,6 +145,7 @@ export function settleCard(s, plan, cur) {
     return card;
   }
   const ui = s.ui.pay || (s.ui.pay = {});
+  if (s.role === 'host') for (const c of claimsToAnswer(s, p)) card.append(answerBox(s, p, c));
   p.payments.forEach((pay, i) => {
     const mayMark = s.role === 'host';
     const key = `${pay.from.playerId}>${pay.to.playerId}:${pay.amount}`;

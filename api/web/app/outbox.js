@@ -34,6 +34,7 @@ const MAX_PAUSE_MS = 4000;
  * when it was made and its place in the order.
  * @typedef {object} Entry
  * @property {number} table the table's id
+ * @property {'POST' | 'PUT' | 'DELETE'} [method] POST unless said (a write stored before it was kept is a POST)
  * @property {string} path
  * @property {unknown} body
  * @property {string} [token]
@@ -112,7 +113,7 @@ export function waiting(table) {
  */
 export async function submit(table, req, label) {
   /** @type {Entry} */
-  const w = { table, path: req.path, body: req.body, token: req.token, key: req.key, label, made: Date.now(), seq: 0 };
+  const w = { table, method: req.method, path: req.path, body: req.body, token: req.token, key: req.key, label, made: Date.now(), seq: 0 };
   // A write made behind others that wait, or while the phone knows it is
   // offline, waits too: the order of writes is the order they were made.
   w.stalled = !navigator.onLine || items.some((x) => x.stalled);
@@ -152,7 +153,7 @@ async function pump() {
       }
       let answer;
       try {
-        answer = await api.send({ method: 'POST', path: w.path, body: w.body, token: w.token, key: w.key },
+        answer = await api.send({ method: w.method || 'POST', path: w.path, body: w.body, token: w.token, key: w.key },
           w.stalled ? 1 : FIRST_TRIES);
       } catch (err) {
         if (api.unanswered(err)) {

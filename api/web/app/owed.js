@@ -7,6 +7,7 @@
 
 import { h, money, cap, fieldValue, message } from './dom.js';
 import * as api from './api.js';
+import { payBox, answerBox, claimsToAnswer, worth } from './paying.js';
 
 /** @typedef {import('./page.js').Shown} Shown */
 /** @typedef {import('./page.js').Card} Card */
@@ -22,21 +23,32 @@ export function yourMoneyCard(s, data) {
   const cur = s.table.currency;
   const ui = s.ui.owed || (s.ui.owed = { payer: 0, amount: '' });
   const card = h('section.card', { 'data-testid': 'your-money' }, h('h2', 'Your money'));
-  if (data.plan.error) {
+  const plan = data.plan.value;
+  if (data.plan.error || !plan) {
     const mine = data.balances.value && data.balances.value.players.find((p) => p.playerId === s.me);
     card.append(h('p.big', { 'data-testid': 'your-balance' }, mine ? standing(mine.balance, cur) : 'Your balance is not known yet.'),
       h('p.muted.small', 'Who pays whom shows here once the pot is empty.'));
     return card;
   }
-  const mine = (data.plan.value ? data.plan.value.payments : []).filter((p) => p.from.playerId === s.me || p.to.playerId === s.me);
+  for (const c of claimsToAnswer(s, plan)) if (c.to === s.me) card.append(answerBox(s, plan, c));
+  // The payer hears the payee's yes: the last claim of this phone's, when
+  // it was confirmed.
+  const last = plan.claims.filter((c) => c.from === s.me).pop();
+  if (last && last.status === 'confirmed') {
+    card.append(h('p.ok', { role: 'status', 'data-testid': 'claim-confirmed' },
+      `${last.toName} confirmed your ${worth(last, last.amount, cur)} arrived.`));
+  }
+  const mine = plan.payments.filter((p) => p.from.playerId === s.me || p.to.playerId === s.me);
   if (!mine.length) card.append(h('p.big', { 'data-testid': 'square' }, 'You are square: you owe nobody and nobody owes you.'));
   for (const pay of mine) {
     const other = pay.from.playerId === s.me ? pay.to : pay.from;
     const who = other.playerId ? other.name : 'the bank';
+    const t = (plan.transfers || [])[plan.payments.indexOf(pay)];
     if (pay.from.playerId === s.me) {
       card.append(h('div.owes', h('p.big', { 'data-testid': 'you-owe' }, `You owe ${who} ${money(pay.amount, cur)}`),
-        h('p.muted.small', other.playerId ? `Hand it over: ${who} records it on their phone once they have it.`
-          : 'Hand it to the host, who records it.')));
+        other.playerId && t ? payBox(s, plan, t)
+          : h('p.muted.small', other.playerId ? `Hand it over: ${who} records it on their phone once they have it.`
+            : 'Hand it to the host, who records it.')));
       continue;
     }
     card.append(h('div.owes', h('p.big', { 'data-testid': 'owed-you' }, `${cap(who)} owes you ${money(pay.amount, cur)}`),

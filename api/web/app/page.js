@@ -30,6 +30,10 @@
  * @property {Card} [joins] joins.js: the host's notices of phones that joined
  * @property {Card} [pay] money.js: a settle-up payment
  * @property {Card} [owed] owed.js: "you owe" and its payment
+ * @property {Card} [settle] paying.js: "I've sent it", the EPC QR code and the answers to claims
+ * @property {Card} [handles] handles.js: this phone's payment handles
+ * @property {Card} [unitValue] handles.js: the host's unit value
+ * @property {Card} [print] money.js: the printable statement
  * @property {import('./turnpad.js').DiceEntry | null} [entry] play.js: the dice being entered
  * @property {boolean} [showTurn] play.js, start.js: scroll the turn into view on the next draw
  * @property {Card} [recovery] recovery.js: the host's recovery code
@@ -81,6 +85,7 @@
  * @property {Loaded<import('./api.js').Balances>} balances
  * @property {Loaded<import('./api.js').SettleUp> & { type?: string }} plan
  * @property {Loaded<import('./api.js').Transaction[] | null>} [ledger]
+ * @property {Loaded<Awaited<ReturnType<typeof import('./api.js').handles>>>} [handles] the table's payment handles (none read with the audit token)
  */
 
 export {};

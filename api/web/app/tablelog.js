@@ -7,6 +7,7 @@
 
 import { h, money, cap, time } from './dom.js';
 import * as api from './api.js';
+import { minorText } from './handles.js';
 
 /** @typedef {import('./session.js').Ready} Ready */
 /** @typedef {import('./api.js').TableEvent} TableEvent */
@@ -59,8 +60,10 @@ export function tableLogCard(s, log) {
     return card;
   }
   const events = log.value || [];
+  /** @type {Map<number, Record<string, unknown>>} */
+  const claims = new Map(events.filter((e) => e.kind === 'claim.sent').map((e) => [e.seq, /** @type {Record<string, unknown>} */ (e.payload || {})]));
   /** @type {[TableEvent, string][]} */
-  const lines = events.map((e) => /** @type {[TableEvent, string]} */ ([e, line(s, e)])).filter(([, text]) => text).reverse();
+  const lines = events.map((e) => /** @type {[TableEvent, string]} */ ([e, line(s, e) || claimLine(s, e, claims)])).filter(([, text]) => text).reverse();
   if (!lines.length) {
     card.append(h('p.muted', 'Nothing yet: joins, buy-ins and payments show here.'));
     return card;
@@ -124,6 +127,30 @@ function line(s, e) {
       const who = (a) => (a && a.startsWith('player:') ? name(a) : 'the bank');
       return `${cap(who(from))} paid ${who(to)} ${money(moved[from || ''], cur)}${by}.`;
     }
+  }
+  return '';
+}
+
+/**
+ * claimLine is a payment claim's step (docs/payments.md §5) or the host's
+ * unit value in words, or '' for any other event.
+ * @param {import('./page.js').Page} s
+ * @param {import('./api.js').TableEvent} e
+ * @param {Map<number, Record<string, unknown>>} claims the claim.sent payloads by claim id
+ */
+function claimLine(s, e, claims) {
+  const p = /** @type {Record<string, unknown>} */ (e.payload || {});
+  const cur = s.table ? s.table.currency : '';
+  const sent = claims.get(Number(p.claim));
+  const what = sent ? `${s.name(Number(sent.from))}’s ${money(Number(sent.amount), cur)} to ${s.name(Number(sent.to))}` : 'a payment';
+  const by = p.by === 'host' ? ' by the host' : typeof p.by === 'string' && p.by.startsWith('player:')
+    ? ` by ${s.name(Number(p.by.slice('player:'.length)))}` : '';
+  switch (e.kind) {
+    case 'claim.sent': return `${s.name(Number(p.from))} said they sent ${s.name(Number(p.to))} ${money(Number(p.amount), cur)}.`;
+    case 'claim.confirmed': return `Confirmed${by}: ${what} arrived.`;
+    case 'claim.refused': return `Refused${by}: ${what} did not arrive, “${String(p.reason)}”.`;
+    case 'table.unit_value': return p.currency ? `The host set one ${cur.replace(/s$/, '')} to be worth ${minorText(String(p.currency), Number(p.perUnit))}.`
+      : 'The host cleared what a unit is worth.';
   }
   return '';
 }

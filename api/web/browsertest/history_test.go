@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"testing"
 )
@@ -27,7 +28,8 @@ func post(t *testing.T, base, token, path string, body, out any) {
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusCreated {
-		t.Fatalf("POST %s: %d", path, res.StatusCode)
+		msg, _ := io.ReadAll(res.Body)
+		t.Fatalf("POST %s: %d %s", path, res.StatusCode, msg)
 	}
 	if out != nil {
 		if err := json.NewDecoder(res.Body).Decode(out); err != nil {

@@ -744,6 +744,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tables/{tableId}/statement.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The statement as a page made for printing or saving as PDF.
+         * @description A night's statement, or at a crew a season's (its nights as they
+         *     rolled up, and every payment): the balances with their worth when
+         *     units have a value, how to settle, the payment claims and every
+         *     movement of the journal. Read with the same tokens as `ledger.csv`.
+         */
+        get: operations["printStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tables/{tableId}/deposits": {
         parameters: {
             query?: never;
@@ -814,6 +839,179 @@ export interface paths {
         put?: never;
         /** Record a settlement payment from one player to another. */
         post: operations["recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/unit-value": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Say what one unit is worth in a real currency (the host).
+         * @description An ISO 4217 code and the worth of one unit in that currency's minor
+         *     units (1 chip = 25 cents: `{"currency":"EUR","perUnit":25}`); an
+         *     empty body's values (`{"currency":"","perUnit":0}`) clear it. Integer
+         *     units stay the ledger's truth: the value is for display and payment
+         *     only, and converts exactly (docs/payments.md). Recorded in the audit
+         *     log as `table.unit_value`.
+         */
+        put: operations["setUnitValue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/handles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        /** How the table's players like to be paid (not to the audit token). */
+        get: operations["listHandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/handles/{method}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+                method: components["parameters"]["PayMethod"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add or replace the caller's own handle for a method.
+         * @description Only a player's own token (or the host's, for the host's own seat)
+         *     sets that player's handles. Handles are not part of the table's
+         *     record: no event names them. A bank transfer (`sepa`) takes an IBAN
+         *     (its mod-97 check digits are checked), the account holder's name and
+         *     an optional BIC.
+         */
+        put: operations["putHandle"];
+        post?: never;
+        /** Remove the caller's own handle for a method; the stored row is deleted. */
+        delete: operations["deleteHandle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/epc-qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The EPC QR code of a bank transfer to a player, for a banking app to scan.
+         * @description A PNG of the European Payments Council's SEPA credit transfer QR code
+         *     (EPC069-12, version 002): the payee's name, IBAN and BIC, the amount
+         *     in euros and a note naming the table. Only when the table's units
+         *     are worth euros and the payee has a `sepa` handle.
+         */
+        get: operations["epcQr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer says "I've sent it"; the payee confirms or refuses.
+         * @description From the payer's own token: a payment to another player of at most
+         *     what settle-up says the payer owes them now (less the payer's other
+         *     open claims to them), else `/problems/not-owed`. No money moves until
+         *     the payee (or the host) confirms. Recorded in the audit log as
+         *     `claim.sent`; the claim's id is that event's sequence number.
+         */
+        post: operations["sendClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/claims/{number}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+                /** @description A payment claim's id (the sequence number of its claim.sent event). */
+                number: components["parameters"]["ClaimNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payee (or the host) says the claimed payment arrived; it is recorded in the ledger.
+         * @description Records the payment exactly as `POST payments` does (a settlement,
+         *     whose metadata names the claim), once: a claim answered already is
+         *     `/problems/claim-answered`. Recorded in the audit log as
+         *     `claim.confirmed`.
+         */
+        post: operations["confirmClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/claims/{number}/refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+                /** @description A payment claim's id (the sequence number of its claim.sent event). */
+                number: components["parameters"]["ClaimNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The payee (or the host) says the claimed payment did not arrive; no money moves. */
+        post: operations["refuseClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1047,7 +1245,7 @@ export interface components {
         /** @description An RFC 9457 problem. `type` is stable per kind of error. */
         Problem: {
             /** @enum {string} */
-            type: "/problems/malformed-request" | "/problems/unauthorized" | "/problems/seat-freed" | "/problems/host-moved" | "/problems/forbidden" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/out-of-turn" | "/problems/round-in-progress" | "/problems/no-round-in-progress" | "/problems/table-closed" | "/problems/recorded-since" | "/problems/idempotency-mismatch" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/invalid-roll" | "/problems/invalid-ruleset" | "/problems/invalid-move" | "/problems/invalid-request" | "/problems/insufficient-funds" | "/problems/pot-not-empty" | "/problems/history-broken" | "/problems/unavailable" | "/problems/too-many-requests" | "/problems/internal";
+            type: "/problems/malformed-request" | "/problems/unauthorized" | "/problems/seat-freed" | "/problems/host-moved" | "/problems/forbidden" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/out-of-turn" | "/problems/round-in-progress" | "/problems/no-round-in-progress" | "/problems/table-closed" | "/problems/recorded-since" | "/problems/idempotency-mismatch" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/invalid-roll" | "/problems/invalid-ruleset" | "/problems/invalid-move" | "/problems/invalid-request" | "/problems/insufficient-funds" | "/problems/pot-not-empty" | "/problems/not-owed" | "/problems/claim-answered" | "/problems/history-broken" | "/problems/unavailable" | "/problems/too-many-requests" | "/problems/internal";
             title: string;
             status: number;
             detail: string;
@@ -1552,6 +1750,7 @@ export interface components {
              * @description At a crew's night: the crew it was made for; its closing balances roll into the crew.
              */
             crew?: number;
+            unitValue?: components["schemas"]["UnitValue"];
         };
         /** @description For games of rounds (scarne), the running totals. */
         GameState: {
@@ -1739,6 +1938,117 @@ export interface components {
              */
             bank: number;
             players: components["schemas"]["PlayerBalance"][];
+            value?: components["schemas"]["UnitValue"];
+            /** @description With a unit value, each player's balance in its currency, in the order of `players`. */
+            worth?: components["schemas"]["Money"][];
+        };
+        /** @description What one unit is worth, as the host set it. */
+        UnitValue: {
+            /** @description ISO 4217. */
+            currency: string;
+            /**
+             * Format: int64
+             * @description In the currency's minor units.
+             */
+            perUnit: number;
+            /** @description Such as "1 chip = €0.25". */
+            text: string;
+            /** @description The rounding rule, in words. */
+            rounding: string;
+        };
+        UnitValueRequest: {
+            /** @description ISO 4217, such as EUR; empty clears the value. */
+            currency: string;
+            /**
+             * Format: int64
+             * @description One unit's worth in minor units (25 for €0.25); 0 with an empty currency.
+             */
+            perUnit: number;
+        };
+        Money: {
+            currency: string;
+            /**
+             * Format: int64
+             * @description In the currency's minor units.
+             */
+            minor: number;
+            /** @description Such as "€2.00". */
+            text: string;
+        };
+        /** @enum {string} */
+        PayMethod: "paypal" | "venmo" | "cashapp" | "revolut" | "monzo" | "upi" | "sepa";
+        Handle: {
+            /** Format: int64 */
+            player: number;
+            method: components["schemas"]["PayMethod"];
+            /** @description A username, a UPI ID, or an IBAN (sepa). */
+            handle: string;
+            /** @description The account holder (sepa, upi). */
+            name?: string;
+            bic?: string;
+        };
+        HandleRequest: {
+            handle: string;
+            name?: string;
+            bic?: string;
+        };
+        ClaimRequest: {
+            /** Format: int64 */
+            to: number;
+            /**
+             * Format: int64
+             * @description In units.
+             */
+            amount: number;
+        };
+        RefusalRequest: {
+            reason: string;
+        };
+        Claim: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            from: number;
+            fromName: string;
+            /** Format: int64 */
+            to: number;
+            toName: string;
+            /** Format: int64 */
+            amount: number;
+            money?: components["schemas"]["Money"];
+            /** @enum {string} */
+            status: "sent" | "confirmed" | "refused";
+            reason?: string;
+            resolvedBy?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            resolvedAt?: string;
+        };
+        Transfer: {
+            /** Format: int64 */
+            from: number;
+            /** Format: int64 */
+            to: number;
+            /** Format: int64 */
+            amount: number;
+            money?: components["schemas"]["Money"];
+            /** @description The note a payment carries, naming the table. */
+            note: string;
+            /** @description The payee's handles (none for the audit token), each with its link. */
+            methods: components["schemas"]["PayOption"][];
+        };
+        PayOption: {
+            method: components["schemas"]["PayMethod"];
+            handle: string;
+            name?: string;
+            bic?: string;
+            /** @description Opens the app; none for a bank transfer. */
+            link?: string;
+            /** @description The link carries the amount and note (only where the provider documents how). */
+            withAmount: boolean;
+            /** @description GET epc-qr offers this transfer's EPC QR code. */
+            epcQr: boolean;
         };
         PlayerBalance: {
             /** Format: int64 */
@@ -1780,6 +2090,11 @@ export interface components {
                 reverses?: number;
                 kind?: string;
                 reason?: string;
+                /**
+                 * Format: int64
+                 * @description A settlement a payment claim recorded: the claim's id.
+                 */
+                claim?: number;
             };
             /** Format: date-time */
             createdAt: string;
@@ -1830,8 +2145,13 @@ export interface components {
             payments: components["schemas"]["SettlePayment"][];
             /** @description The plan is proven minimal (up to 16 parties). */
             exact: boolean;
-            /** @description Who owes whom, in plain words. */
+            /** @description Who owes whom, in plain words (with the worth, when units have a value). */
             owes: string[];
+            value?: components["schemas"]["UnitValue"];
+            /** @description One per payment, in the same order, with its worth and the payee's ways to be paid. */
+            transfers: components["schemas"]["Transfer"][];
+            /** @description The table's payment claims, oldest first. */
+            claims: components["schemas"]["Claim"][];
         };
         Party: {
             /**
@@ -1883,7 +2203,7 @@ export interface components {
             firstBreak?: string;
             /** @description Every event and the head carry this server's seal. */
             sealsOk: boolean;
-            /** @description Every journal transaction matches the event recording it, and every balance its postings. */
+            /** @description Every journal transaction matches the event recording it, and every balance its postings; every payment claim its events (and a confirmed one its settlement). */
             journalOk: boolean;
             balancesOk: boolean;
             /** @description Every witnessed head is in the history. */
@@ -2279,6 +2599,9 @@ export interface components {
         RoundNumber: number;
         /** @description A Battleship Royale game's number at its table. */
         GameNumber: number;
+        PayMethod: components["schemas"]["PayMethod"];
+        /** @description A payment claim's id (the sequence number of its claim.sent event). */
+        ClaimNumber: number;
         /** @description The cursor from the previous page's `next`; omit for the first page. Anything else is 400. */
         PageAfter: string;
         /**
@@ -3527,6 +3850,33 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    printStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page styled for print. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyReads"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     deposit: {
         parameters: {
             query?: never;
@@ -3673,6 +4023,332 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Balances"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setUnitValue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters, unique per intended effect. A retry
+                 *     with the same key and body is answered with the stored answer (marked
+                 *     `Idempotent-Replayed: true`) and never applied twice. Answers are kept
+                 *     48 hours, encrypted with a key held outside the database.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnitValueRequest"];
+            };
+        };
+        responses: {
+            /** @description Set; the table after it. */
+            200: {
+                headers: {
+                    "Tally-Head": components["headers"]["TallyHead"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHandles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every player's handles, by player and method. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handle"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putHandle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters, unique per intended effect. A retry
+                 *     with the same key and body is answered with the stored answer (marked
+                 *     `Idempotent-Replayed: true`) and never applied twice. Answers are kept
+                 *     48 hours, encrypted with a key held outside the database.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tableId: components["parameters"]["TableId"];
+                method: components["parameters"]["PayMethod"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandleRequest"];
+            };
+        };
+        responses: {
+            /** @description The handle as stored. */
+            200: {
+                headers: {
+                    "Tally-Head": components["headers"]["TallyHead"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteHandle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters, unique per intended effect. A retry
+                 *     with the same key and body is answered with the stored answer (marked
+                 *     `Idempotent-Replayed: true`) and never applied twice. Answers are kept
+                 *     48 hours, encrypted with a key held outside the database.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tableId: components["parameters"]["TableId"];
+                method: components["parameters"]["PayMethod"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    "Tally-Head": components["headers"]["TallyHead"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        player: number;
+                        method: string;
+                        removed: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    epcQr: {
+        parameters: {
+            query: {
+                to: number;
+                /** @description In units; converted at the table's unit value. */
+                amount: number;
+            };
+            header?: never;
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyReads"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters, unique per intended effect. A retry
+                 *     with the same key and body is answered with the stored answer (marked
+                 *     `Idempotent-Replayed: true`) and never applied twice. Answers are kept
+                 *     48 hours, encrypted with a key held outside the database.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tableId: components["parameters"]["TableId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, waiting for the payee's answer. */
+            201: {
+                headers: {
+                    "Tally-Head": components["headers"]["TallyHead"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Claim"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters, unique per intended effect. A retry
+                 *     with the same key and body is answered with the stored answer (marked
+                 *     `Idempotent-Replayed: true`) and never applied twice. Answers are kept
+                 *     48 hours, encrypted with a key held outside the database.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tableId: components["parameters"]["TableId"];
+                /** @description A payment claim's id (the sequence number of its claim.sent event). */
+                number: components["parameters"]["ClaimNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim, confirmed. */
+            200: {
+                headers: {
+                    "Tally-Head": components["headers"]["TallyHead"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Claim"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refuseClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters, unique per intended effect. A retry
+                 *     with the same key and body is answered with the stored answer (marked
+                 *     `Idempotent-Replayed: true`) and never applied twice. Answers are kept
+                 *     48 hours, encrypted with a key held outside the database.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tableId: components["parameters"]["TableId"];
+                /** @description A payment claim's id (the sequence number of its claim.sent event). */
+                number: components["parameters"]["ClaimNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefusalRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, refused, with its reason. */
+            200: {
+                headers: {
+                    "Tally-Head": components["headers"]["TallyHead"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Claim"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -90,6 +90,29 @@ type JournalTransaction struct {
 	EventSeq  *int64
 }
 
+type PaymentClaim struct {
+	TableID    int64
+	ID         int64
+	Payer      int64
+	Payee      int64
+	Amount     int64
+	Status     string
+	Reason     string
+	ResolvedBy string
+	CreatedAt  time.Time
+	ResolvedAt *time.Time
+}
+
+type PaymentHandle struct {
+	TableID   int64
+	PlayerID  int64
+	Method    string
+	Handle    string
+	Name      string
+	Bic       string
+	UpdatedAt time.Time
+}
+
 type Player struct {
 	ID        int64
 	TableID   int64
@@ -192,6 +215,8 @@ type Table struct {
 	Royale         json.RawMessage
 	Crew           *int64
 	Game           string
+	UnitCurrency   *string
+	UnitMinor      *int64
 }
 
 type Turn struct {

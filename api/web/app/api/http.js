@@ -95,7 +95,7 @@ export function newKey() {
  * Request is one request to send: a read, or a write with its key. The
  * answer it expects is R (never set: it only carries the type).
  * @template [R=unknown]
- * @typedef {{ method: 'GET' | 'POST', path: string, body?: unknown, token?: string, key?: string,
+ * @typedef {{ method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, token?: string, key?: string,
  *   file?: boolean, answer?: R }} Request
  */
 
@@ -104,7 +104,7 @@ export function newKey() {
  * to retry it: its key stays the same, so the server answers a retry with
  * the stored response.
  * @template [B=unknown], [R=unknown]
- * @typedef {{ method: 'POST', path: string, body: B, token?: string, key: string, answer?: R }} Write
+ * @typedef {{ method: 'POST' | 'PUT' | 'DELETE', path: string, body: B, token?: string, key: string, answer?: R }} Write
  */
 
 /**
@@ -231,7 +231,7 @@ function witness(path, res) {
 /** @param {Request} req */
 async function once(req) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: req.file ? 'text/plain, text/csv, application/problem+json' : 'application/json' };
+  const headers = { Accept: req.file ? 'text/plain, text/csv, text/html, image/png, application/problem+json' : 'application/json' };
   if (req.token) headers.Authorization = 'Bearer ' + req.token;
   if (req.key) headers['Idempotency-Key'] = req.key;
   let body;

@@ -56,8 +56,8 @@ export const release = (t, player) => post(`${tablePath(t.id)}/players/${player}
 /** @param {Door} t @returns {Write<undefined, Schemas['RecoveryOffer']>} */
 export const offerRecovery = (t) => post(`${tablePath(t.id)}/host-recovery`, undefined, t.token);
 
-/** events lists the table's log (players, money, host and rounds). @param {Door} t */
-export const events = (t) => /** @type {Promise<import('../api.js').TableEvent[]>} */ (getAll(`${tablePath(t.id)}/events?kind=player&kind=ledger&kind=host&kind=round&limit=500`, t.token, 'events'));
+/** events lists the table's log (players, money, payment claims, settings, host and rounds). @param {Door} t */
+export const events = (t) => /** @type {Promise<import('../api.js').TableEvent[]>} */ (getAll(`${tablePath(t.id)}/events?kind=player&kind=ledger&kind=claim&kind=table&kind=host&kind=round&limit=500`, t.token, 'events'));
 
 /**
  * audit checks the table's history, against a head this phone witnessed.
