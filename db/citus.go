@@ -128,12 +128,17 @@ func distributeTables(ctx context.Context, conn *pgx.Conn) ([]string, error) {
 	}
 	var done []string
 	for _, d := range Distribution {
-		var already bool
-		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass)",
-			"public."+d.Table).Scan(&already); err != nil {
+		// A table a later migration makes is not there yet in a database
+		// at an older version: it is distributed by the Distribute that
+		// follows the migration that makes it (tallyd serve --citus and
+		// tallyd migrate up --citus distribute after migrating).
+		var missing, already bool
+		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NULL,
+			EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($1))`,
+			"public."+d.Table).Scan(&missing, &already); err != nil {
 			return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
 		}
-		if already {
+		if missing || already {
 			continue
 		}
 		if err := distributeTable(ctx, tx, d); err != nil {

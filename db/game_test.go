@@ -52,6 +52,19 @@ func TestTheGameOfStoredTables(t *testing.T) {
 	if v, want := dbtest.Upgrade(t, dsn), latestMigration(t); v != want {
 		t.Fatalf("upgraded to version %d, want %d", v, want)
 	}
+	if dbtest.Citus() {
+		// The tables the migrations made since are distributed by the
+		// Distribute that follows them (dbtest.Upgrade, as tallyd's --citus).
+		for _, tbl := range []string{"payment_handles", "payment_claims"} {
+			var on bool
+			if err := pgxConnQueryBool(ctx, owner, `SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($1))`, "public."+tbl, &on); err != nil {
+				t.Fatal(err)
+			}
+			if !on {
+				t.Errorf("%s is not distributed after the upgrade", tbl)
+			}
+		}
+	}
 	conn, err := pgx.Connect(ctx, owner)
 	if err != nil {
 		t.Fatal(err)
@@ -109,4 +122,14 @@ func TestTheGameOfStoredTables(t *testing.T) {
 	if shards == 0 || checked != shards {
 		t.Fatalf("the game's three checks are on %d of tables' %d shards", checked, shards)
 	}
+}
+
+// pgxConnQueryBool reads one boolean on a connection of its own.
+func pgxConnQueryBool(ctx context.Context, dsn, sql string, arg any, out *bool) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	return conn.QueryRow(ctx, sql, arg).Scan(out)
 }

@@ -24,7 +24,22 @@
 -- Citus, co-located with tables (db/citus.go). As migration 13 says, Citus
 -- takes ADD COLUMN as it reads it but a constraint only alone: the check
 -- comes inside a block, one statement.
-ALTER TABLE tables ADD COLUMN unit_currency text, ADD COLUMN unit_minor bigint;
+-- The claims' guard comes first: on Citus a function is made on every
+-- node, which Citus refuses once the transaction has changed a distributed
+-- table ("cannot run function command because there was a parallel
+-- operation on a distributed table in the transaction").
+CREATE FUNCTION tally_claim_resolves_once() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF OLD.status <> 'sent' OR NEW.status = 'sent' THEN
+        RAISE EXCEPTION 'claim % of table %: a claim leaves "sent" once and never changes after',
+            OLD.id, OLD.table_id USING ERRCODE = 'TL001';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+ALTER TABLE tables ADD COLUMN unit_currency text;
+ALTER TABLE tables ADD COLUMN unit_minor bigint;
 DO $$
 BEGIN
     ALTER TABLE tables ADD CONSTRAINT tables_unit_value_check
@@ -32,7 +47,14 @@ BEGIN
                OR (unit_currency ~ '^[A-Z]{3}$' AND unit_minor BETWEEN 1 AND 100000000));
 END
 $$;
-GRANT UPDATE (unit_currency, unit_minor) ON tables TO tally_runtime;
+-- Citus sends a grant on a distributed table to its shards as the text of
+-- the query: alone in its block, that text is one statement (docs/citus.md,
+-- "A migration on a distributed database").
+DO $$
+BEGIN
+    GRANT UPDATE (unit_currency, unit_minor) ON tables TO tally_runtime;
+END
+$$;
 
 CREATE TABLE payment_handles (
     table_id   bigint      NOT NULL,
@@ -61,15 +83,6 @@ CREATE TABLE payment_claims (
     resolved_at timestamptz,
     PRIMARY KEY (table_id, id)
 );
-CREATE FUNCTION tally_claim_resolves_once() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF OLD.status <> 'sent' OR NEW.status = 'sent' THEN
-        RAISE EXCEPTION 'claim % of table %: a claim leaves "sent" once and never changes after',
-            OLD.id, OLD.table_id USING ERRCODE = 'TL001';
-    END IF;
-    RETURN NEW;
-END
-$$;
 CREATE TRIGGER payment_claims_resolve_once BEFORE UPDATE ON payment_claims
     FOR EACH ROW EXECUTE FUNCTION tally_claim_resolves_once();
 CREATE TRIGGER payment_claims_no_delete BEFORE DELETE ON payment_claims
