@@ -145,7 +145,9 @@ export function settleCard(s, plan, cur) {
     return card;
   }
   const ui = s.ui.pay || (s.ui.pay = {});
-  if (s.role === 'host') for (const c of claimsToAnswer(s, p)) card.append(answerBox(s, p, c));
+  // The host answers every claim; one to the host's own seat is asked in
+  // its own money card (owed.js).
+  if (s.role === 'host') for (const c of claimsToAnswer(s, p)) if (c.to !== s.me) card.append(answerBox(s, p, c));
   p.payments.forEach((pay, i) => {
     const mayMark = s.role === 'host';
     const key = `${pay.from.playerId}>${pay.to.playerId}:${pay.amount}`;

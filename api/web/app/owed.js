@@ -19,7 +19,7 @@ import { payBox, answerBox, claimsToAnswer, worth } from './paying.js';
  * @param {import('./page.js').MoneyData} data
  */
 export function yourMoneyCard(s, data) {
-  if (s.role !== 'player') return null;
+  if (!s.me) return null; // a player's phone, or the host's when the host plays a seat
   const cur = s.table.currency;
   const ui = s.ui.owed || (s.ui.owed = { payer: 0, amount: '' });
   const card = h('section.card', { 'data-testid': 'your-money' }, h('h2', 'Your money'));
