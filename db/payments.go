@@ -94,6 +94,13 @@ func (b *Batch) PaymentHandleDelete(tableID int64, player game.PlayerID, method 
 	})
 }
 
+// PaymentHandlesForget queues removing every handle of a player's seat.
+func (b *Batch) PaymentHandlesForget(tableID int64, player game.PlayerID) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.PaymentHandlesForget(b.ctx, q, dbsqlc.PaymentHandlesForgetParams{TableID: tableID, PlayerID: int64(player)})
+	})
+}
+
 // PaymentClaimList queues reading a table's payment claims, oldest first.
 func (b *Batch) PaymentClaimList(tableID int64, out *[]PaymentClaim) {
 	b.queue(func(q dbsqlc.DBTX) error {

@@ -19,8 +19,12 @@ const (
 	epcMaxName       = 70
 	epcMaxRemittance = 140
 	epcMaxPayload    = 331
-	epcMinAmount     = 1           // EUR 0.01, in cents
-	epcMaxAmount     = 99999999999 // EUR 999999999.99, in cents
+	// epcMaxNameBytes leaves the rest of the payload room at its longest:
+	// the header (BCD, 002, 1, SCT), an 11-letter BIC, a 34-letter IBAN,
+	// EUR999999999.99 and ten line ends are 80 bytes.
+	epcMaxNameBytes = epcMaxPayload - 80
+	epcMinAmount    = 1           // EUR 0.01, in cents
+	epcMaxAmount    = 99999999999 // EUR 999999999.99, in cents
 )
 
 // EPCTransfer is a SEPA credit transfer as an EPC QR code carries it.
@@ -69,9 +73,12 @@ func (t EPCTransfer) Payload() (string, error) {
 	// The whole payload is at most 331 bytes: a long name in letters of
 	// two bytes leaves the remittance less room, which it gives up from
 	// its end.
-	for len(head)+1+len(rem) > epcMaxPayload {
+	for len(head)+1+len(rem) > epcMaxPayload && rem != "" {
 		_, n := utf8.DecodeLastRuneInString(rem)
 		rem = rem[:len(rem)-n]
+	}
+	if len(head)+1+len(rem) > epcMaxPayload {
+		return "", fmt.Errorf("%w: name: an EPC QR code holds at most %d bytes, and this name in UTF-8 leaves it no room", ErrInvalid, epcMaxPayload)
 	}
 	return strings.TrimRight(head+"\n"+rem, "\n"), nil
 }

@@ -64,6 +64,12 @@ func (h Handle) Normalize() (Handle, error) {
 	if utf8.RuneCountInString(h.Name) > epcMaxName || strings.ContainsAny(h.Name, "\r\n") {
 		return Handle{}, fmt.Errorf("%w: name: at most %d characters on one line", ErrInvalid, epcMaxName)
 	}
+	// The EPC QR code's whole payload is at most 331 bytes, of which the
+	// rest (BIC, IBAN, amount, the header and line ends) take at most 80:
+	// a name of 70 letters of four bytes each would leave it none.
+	if len(h.Name) > epcMaxNameBytes {
+		return Handle{}, fmt.Errorf("%w: name: at most %d bytes in UTF-8 (an EPC QR code holds %d)", ErrInvalid, epcMaxNameBytes, epcMaxPayload)
+	}
 	if h.Method == SEPA {
 		h.Handle = NormalizeIBAN(h.Handle)
 		if err := CheckIBAN(h.Handle); err != nil {

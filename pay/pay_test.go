@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/makiuchi-d/gozxing"
@@ -233,4 +234,39 @@ func Decode(t *testing.T, payload string) string {
 		t.Fatalf("decode: %v", err)
 	}
 	return res.GetText()
+}
+
+// TestALongNameInWideLettersNeverHangsTheQRCode: a name of 70 letters of
+// four bytes each is 280 bytes, more than the payload leaves a name. It is
+// refused when stored, and a transfer that names it anyway is refused
+// rather than shortening an empty remittance for ever.
+func TestALongNameInWideLettersNeverHangsTheQRCode(t *testing.T) {
+	wide := strings.Repeat("\U0001F600", 70)
+	if _, err := (Handle{Method: SEPA, Handle: "DE89370400440532013000", Name: wide}).Normalize(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a 280-byte name was stored: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := EPCTransfer{IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Name: wide, Cents: epcMaxAmount,
+			Remittance: "Tally: Friday night"}.Payload()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("a payload with a 280-byte name: %v, want ErrInvalid", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Payload did not return: it shortens an empty remittance for ever")
+	}
+	// The longest name that is stored still makes a payload within 331 bytes.
+	name := strings.Repeat("\U0001F600", epcMaxNameBytes/4)
+	h, err := (Handle{Method: SEPA, Handle: "DE89370400440532013000", BIC: "COBADEFFXXX", Name: name}).Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := EPCTransfer{IBAN: h.Handle, BIC: h.BIC, Name: h.Name, Cents: epcMaxAmount, Remittance: "Tally: Friday night"}.Payload()
+	if err != nil || len(p) > epcMaxPayload {
+		t.Errorf("the longest stored name: %d bytes, %v", len(p), err)
+	}
 }

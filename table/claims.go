@@ -178,6 +178,9 @@ func (s *Service) ConfirmClaim(ctx context.Context, a Auth, k Key, id int64) (Re
 // RefuseClaim is the payee's (or the host's) no: the claim is cleared with
 // its reason, and no money moves.
 func (s *Service) RefuseClaim(ctx context.Context, a Auth, k Key, id int64, in RefusalInput) (Reply, error) {
+	if _, err := cleanText(in.Reason, "reason", maxRefusal); err != nil {
+		return Reply{}, err
+	}
 	reason := strings.Join(strings.Fields(in.Reason), " ")
 	if reason == "" || utf8.RuneCountInString(reason) > maxRefusal {
 		return Reply{}, fmt.Errorf("%w: reason: say in 1 to %d characters why the payment was not received", ErrInvalid, maxRefusal)

@@ -158,6 +158,11 @@ type HandleInput struct {
 // the token of the seat it is for may: nobody sets where another player's
 // money goes.
 func (s *Service) PutHandle(ctx context.Context, a Auth, k Key, method string, in HandleInput) (Reply, error) {
+	for _, f := range []struct{ text, what string }{{in.Handle, "handle"}, {in.Name, "name"}, {in.BIC, "bic"}} {
+		if _, err := cleanText(f.text, f.what, 100); err != nil {
+			return Reply{}, err
+		}
+	}
 	h, err := pay.Handle{Method: method, Handle: in.Handle, Name: in.Name, BIC: in.BIC}.Normalize()
 	if err != nil {
 		return Reply{}, fmt.Errorf("%w: %w", ErrInvalid, err)

@@ -263,6 +263,9 @@ func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Rep
 		}
 		_, hash := newToken(prefixPlayer, w.st.row.ID)
 		w.out.PlayerRelease(w.st.row.ID, id, hash)
+		// Whoever held the seat may have said where its money goes: the
+		// next holder's money must not go there (docs/payments.md §2).
+		w.out.PaymentHandlesForget(w.st.row.ID, id)
 		// The phone that held the seat is told why its token stopped
 		// working (whyRetired).
 		w.out.RetiredTokenInsert(w.st.row.ID, p.TokenHash, db.RetiredSeatFreed, id, w.now)

@@ -14,3 +14,8 @@ SET handle = excluded.handle, name = excluded.name, bic = excluded.bic, updated_
 -- PaymentHandleDelete removes a player's handle for a method: the row is
 -- gone.
 DELETE FROM payment_handles WHERE table_id = @table_id AND player_id = @player_id AND method = @method;
+
+-- name: PaymentHandlesForget :exec
+-- PaymentHandlesForget removes every handle of a seat: a freed seat's
+-- next holder must not be paid through the handles its last one added.
+DELETE FROM payment_handles WHERE table_id = @table_id AND player_id = @player_id;

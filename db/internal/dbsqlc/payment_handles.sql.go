@@ -94,3 +94,19 @@ func (q *Queries) PaymentHandlePut(ctx context.Context, db DBTX, arg PaymentHand
 	)
 	return err
 }
+
+const paymentHandlesForget = `-- name: PaymentHandlesForget :exec
+DELETE FROM payment_handles WHERE table_id = $1 AND player_id = $2
+`
+
+type PaymentHandlesForgetParams struct {
+	TableID  int64
+	PlayerID int64
+}
+
+// PaymentHandlesForget removes every handle of a seat: a freed seat's
+// next holder must not be paid through the handles its last one added.
+func (q *Queries) PaymentHandlesForget(ctx context.Context, db DBTX, arg PaymentHandlesForgetParams) error {
+	_, err := db.Exec(ctx, paymentHandlesForget, arg.TableID, arg.PlayerID)
+	return err
+}
