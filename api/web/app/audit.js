@@ -128,7 +128,7 @@ export function receiptCard(s) {
 
 // downloadReceipt fetches the receipt with this phone's token and saves it
 // under the name the server gives it.
-/** @param {Ready} s @param {import('./page.js').Card} ui */
+/** @param {Ready} s @param {import('./page.js').ReceiptCard} ui */
 async function downloadReceipt(s, ui) {
   Object.assign(ui, { busy: true, done: '', error: '' });
   s.render(true);

@@ -61,7 +61,7 @@ export function confirmButton(s, { id, label, question, detail, yes, make, done,
 /**
  * @template R
  * @param {Ready} s
- * @param {Record<string, import('./page.js').Card>} ui
+ * @param {Record<string, import('./page.js').CorrectionCard>} ui
  * @param {string} id
  * @param {Question<R>['make']} make
  * @param {Question<R>['done']} done

@@ -25,7 +25,7 @@ const ASKS = { paypal: 'PayPal.Me name', venmo: 'Venmo username', cashapp: '$Cas
  */
 export function handlesCard(s, all) {
   if (!s.me || s.role === 'audit') return null;
-  const ui = /** @type {Card} */ (s.ui.handles || (s.ui.handles = { method: 'paypal' }));
+  const ui = s.ui.handles || (s.ui.handles = { method: 'paypal' });
   const mine = (all || []).filter((x) => x.player === s.me);
   const method = /** @type {PayMethod} */ (ui.method);
   const card = h('section.card', { 'data-testid': 'handles' }, h('h2', 'How I like to be paid'),
@@ -36,7 +36,7 @@ export function handlesCard(s, all) {
       h('button.ghost', { type: 'button', 'data-testid': 'remove-handle', dataset: { method: x.method }, disabled: !!ui.busy,
         onclick: () => save(s, ui, api.deleteHandle(s, x.method), `Removed your ${METHODS[x.method]} handle.`) }, 'Remove')))));
   }
-  const field = (/** @type {string} */ label, /** @type {string} */ name, /** @type {Record<string, unknown>} */ more = {}) =>
+  const field = (/** @type {string} */ label, /** @type {'handle' | 'name' | 'bic'} */ name, /** @type {Record<string, unknown>} */ more = {}) =>
     h('label.field', label, h('input', { type: 'text', name, value: ui[name] || '', autocomplete: 'off', ...more,
       oninput: (/** @type {Event} */ e) => { ui[name] = /** @type {HTMLInputElement} */ (e.target).value; } }));
   add(card, h('label.field', 'Method', h('select', { name: 'method', onchange: (/** @type {Event} */ e) => {
@@ -102,7 +102,7 @@ export function minorText(currency, minor) {
 export function unitValueCard(s) {
   if (s.role !== 'host' || !s.table) return null;
   const t = s.table;
-  const ui = /** @type {Card} */ (s.ui.unitValue || (s.ui.unitValue = { currency: t.unitValue ? t.unitValue.currency : 'EUR', worth: '' }));
+  const ui = s.ui.unitValue || (s.ui.unitValue = { currency: t.unitValue ? t.unitValue.currency : 'EUR', worth: '' });
   return h('section.card', { 'data-testid': 'unit-value' }, h('h2', 'What a unit is worth'),
     h('p', t.unitValue ? t.unitValue.text : `Not set: settle-up says amounts in ${t.currency} only.`),
     h('label.field', 'Currency (ISO code, such as EUR)', h('input', { type: 'text', name: 'unit-currency', maxlength: 3, value: ui.currency,
@@ -114,7 +114,7 @@ export function unitValueCard(s) {
     ui.error && h('p.error', { role: 'alert' }, ui.error));
 }
 
-/** setValue converts the typed worth to minor units and sends it. @param {Page} s @param {Card} ui */
+/** setValue converts the typed worth to minor units and sends it. @param {Page} s @param {import('./page.js').UnitValueCard} ui */
 async function setValue(s, ui) {
   const currency = String(ui.currency || '').trim();
   const digits = DIGITS[currency] ?? 2;

@@ -36,7 +36,7 @@ export function cashCard(s) {
 
 // cash records one buy-in or cash-out. The key is kept across retries of
 // the same entry and dropped once it is recorded or refused.
-/** @param {Ready} s @param {Card} ui @param {'deposits' | 'withdrawals'} kind */
+/** @param {Ready} s @param {import('./page.js').CashCard} ui @param {'deposits' | 'withdrawals'} kind */
 async function cash(s, ui, kind) {
   const amount = Number(ui.amount);
   const cur = s.table.currency;

@@ -161,7 +161,7 @@ export function settleCard(s, plan, cur) {
 
 /**
  * @param {import('./page.js').Shown} s
- * @param {import('./page.js').Card} ui the payments being marked, by key
+ * @param {Record<string, import('./page.js').Card>} ui the payments being marked, by key
  * @param {string} key
  * @param {api.Schemas['SettlePayment']} pay
  */

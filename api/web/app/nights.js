@@ -28,7 +28,7 @@ export function nightsCard(c, nights) {
 
 // nightRow is one night: open (join or open it) or closed (rolled, or a
 // button that rolls it), with its date.
-/** @param {ReadyCrew} c @param {Card} ui @param {Night} n */
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n */
 function nightRow(c, ui, n) {
   const held = store.table(n.table);
   const when = day(n.closedAt || n.createdAt);
@@ -50,7 +50,7 @@ function nightRow(c, ui, n) {
 
 // joinNight claims this member's seat at an open night (by the member's
 // name, which is the seat's) and opens the night's table on this phone.
-/** @param {ReadyCrew} c @param {Card} ui @param {Night} n */
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n */
 async function joinNight(c, ui, n) {
   const body = { code: /** @type {string} */ (n.joinCode), name: c.saved.playerName || c.name(c.me) }; // offered only with a code
   /** @type {api.Write<api.Schemas['JoinRequest'], api.Joined>} */
@@ -66,7 +66,7 @@ async function joinNight(c, ui, n) {
 
 // rollNight adds a closed night's balances to the crew (POST roll), for a
 // night whose closing did not do it; doing it twice changes nothing.
-/** @param {ReadyCrew} c @param {Card} ui @param {Night} n */
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n */
 async function rollNight(c, ui, n) {
   await busy(c, ui, n, async () => {
     await api.send(api.rollNight(c, n.table));
@@ -76,7 +76,7 @@ async function rollNight(c, ui, n) {
 
 // busy runs one night's write, showing it on its button and any refusal
 // under the list.
-/** @param {ReadyCrew} c @param {Card} ui @param {Night} n @param {() => Promise<void>} work */
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n @param {() => Promise<void>} work */
 async function busy(c, ui, n, work) {
   ui.busy = n.table;
   ui.error = '';

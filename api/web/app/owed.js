@@ -59,7 +59,7 @@ export function yourMoneyCard(s, data) {
 }
 
 // paidButton is "Bob paid me 2", which asks before recording.
-/** @param {Shown} s @param {Card} ui @param {Party} payer @param {number} amount */
+/** @param {Shown} s @param {import('./page.js').OwedCard} ui @param {Party} payer @param {number} amount */
 function paidButton(s, ui, payer, amount) {
   const key = `${payer.playerId}:${amount}`;
   if (ui.confirm === key) return confirmBox(s, ui, payer.playerId, amount);
@@ -70,7 +70,7 @@ function paidButton(s, ui, payer, amount) {
 
 // receivedForm records any other money a player received from another
 // player (part of a debt, say), after the same confirmation.
-/** @param {Shown} s @param {Card} ui @param {string} cur */
+/** @param {Shown} s @param {import('./page.js').OwedCard} ui @param {string} cur */
 function receivedForm(s, ui, cur) {
   const others = s.table.players.filter((p) => p.id !== s.me);
   if (!others.some((p) => p.id === ui.payer)) ui.payer = (others[0] || {}).id || 0;
@@ -104,7 +104,7 @@ function receivedForm(s, ui, cur) {
 }
 
 // confirmBox asks once more: a payment recorded cannot be taken back.
-/** @param {Shown} s @param {Card} ui @param {number} payer @param {number} amount */
+/** @param {Shown} s @param {import('./page.js').OwedCard} ui @param {number} payer @param {number} amount */
 function confirmBox(s, ui, payer, amount) {
   const name = s.name(payer);
   const cur = s.table.currency;
@@ -118,7 +118,7 @@ function confirmBox(s, ui, payer, amount) {
 
 // record sends POST payments (to this player); the key is kept across
 // retries of the same payment.
-/** @param {Shown} s @param {Card} ui @param {number} payer @param {number} amount */
+/** @param {Shown} s @param {import('./page.js').OwedCard} ui @param {number} payer @param {number} amount */
 async function record(s, ui, payer, amount) {
   const body = { from: payer, to: s.me, amount };
   if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(body)) ui.request = api.pay(s, body);

@@ -31,7 +31,7 @@ export function worth(t, amount, cur) {
   return t.money ? t.money.text : money(amount, cur);
 }
 
-/** @param {Page} s @returns {Card} */
+/** @param {Page} s @returns {import('./page.js').SettleCard} */
 function state(s) {
   return s.ui.settle || (s.ui.settle = {});
 }
@@ -163,8 +163,8 @@ export function claimsToAnswer(s, plan) {
  * @param {Page} s @param {SettleUp} plan @param {Claim} c
  */
 export function answerBox(s, plan, c) {
-  const ui = /** @type {Card} */ (state(s).answers || (state(s).answers = {}));
-  const st = /** @type {Card} */ (ui[c.id] || (ui[c.id] = {}));
+  const ui = state(s).answers || (state(s).answers = {});
+  const st = ui[c.id] || (ui[c.id] = {});
   const amount = worth(c, c.amount, plan.currency);
   const mine = c.to === s.me;
   const box = h('div.claim', { 'data-testid': 'claim', dataset: { claim: String(c.id) } },
@@ -185,7 +185,7 @@ export function answerBox(s, plan, c) {
   return box;
 }
 
-/** answer sends the yes or the no through the outbox. @param {Page} s @param {Card} st @param {Claim} c @param {boolean} yes */
+/** answer sends the yes or the no through the outbox. @param {Page} s @param {import('./page.js').AnswerCard} st @param {Claim} c @param {boolean} yes */
 async function answer(s, st, c, yes) {
   const reason = String(st.reason || '').trim();
   if (!yes && !reason) {

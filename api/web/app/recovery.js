@@ -38,9 +38,10 @@ export function recoveryCard(s) {
       ui.error && h('p.error', { role: 'alert' }, ui.error));
     return card;
   }
-  const until = clock(ui.offer.expiresAt);
-  const link = recoveryLink(ui.offer.code);
-  card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(ui.offer.code)),
+  const shown = /** @type {import('./api.js').Schemas['RecoveryOffer']} */ (ui.offer); // live: there is one
+  const until = clock(shown.expiresAt);
+  const link = recoveryLink(shown.code);
+  card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(shown.code)),
     h('div.qr', { 'data-testid': 'recovery-qr' }, qrSvg(link)),
     h('p', `Works once, until ${until}. Scan it with the other phone's camera, or type it there under Join with a code, then “Taking over as host?”.`),
     h('p.muted.small', 'Whoever opens it becomes the host: show it only to the phone taking over.'),
@@ -49,14 +50,14 @@ export function recoveryCard(s) {
 }
 
 // offer asks the server for a new code; the key is kept across retries.
-/** @param {import('./session.js').Ready} s @param {import('./page.js').Card} ui */
+/** @param {import('./session.js').Ready} s @param {import('./page.js').RecoveryCard} ui */
 async function offer(s, ui) {
   if (!ui.request) ui.request = api.offerRecovery(s);
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
-    ui.offer = await api.send(ui.request);
+    ui.offer = /** @type {api.Schemas['RecoveryOffer']} */ (await api.send(ui.request)); // offerRecovery's answer
     ui.request = null;
   } catch (err) {
     ui.error = 'No code: ' + message(err);

@@ -18,7 +18,7 @@ import * as outbox from './outbox.js';
  * and the refusal to show (carried: from the move before). Other cards of
  * the game (abandon, start) keep only what a Card keeps.
  * @typedef {import('./page.js').Card & { key?: string, sel: string[], discards: Record<string, number[]>,
- *   cards: Record<string, { kind: string, cells: string, bonus: number }[]>, carried?: boolean }} RoyaleUI
+ *   cards: Record<string, { kind: string, cells: string, bonus: number }[]>, carried?: boolean, line?: string, holdAsk?: number }} RoyaleUI
  */
 
 export const ROWS = 'ABCDEFGHIJ';
@@ -62,7 +62,7 @@ export function act(s, g, body) {
 /**
  * @template B
  * @param {Ready} s
- * @param {import('./page.js').Card} u
+ * @param {import('./page.js').Card & { pending?: api.Write<unknown, RoyaleGame> | null, carried?: boolean }} u the card sending it, which keeps the write for a retry
  * @param {api.Write<B, RoyaleGame>} next
  * @param {(game: RoyaleGame | null) => void} done
  * @param {boolean} [queued]
@@ -76,8 +76,7 @@ export async function sendGame(s, u, next, done, queued = false) {
   u.error = null;
   s.render();
   try {
-    /** @type {api.Write<B, RoyaleGame>} */
-    const pending = u.pending;
+    const pending = /** @type {api.Write<B, RoyaleGame>} */ (u.pending); // just set
     // Only moves are queued: body is a Move then.
     const game = await (queued ? outbox.submit(s.id, pending, describe(s, /** @type {Move} */ (body))) : api.send(pending));
     done(game);

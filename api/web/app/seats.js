@@ -45,7 +45,7 @@ export function seatCard(s) {
 }
 
 // seat sends POST players; the key is kept across retries of the same name.
-/** @param {Ready} s @param {Card} ui */
+/** @param {Ready} s @param {import('./page.js').SeatCard} ui */
 async function seat(s, ui) {
   const name = ui.name.trim();
   ui.done = '';

@@ -36,20 +36,21 @@ export function shareCard(s) {
     if (ui.error) card.append(h('p.error', { role: 'alert' }, ui.error));
     return card;
   }
-  const canvas = picture(ui.night);
-  const text = summary(ui.night);
+  const drawn = ui.night;
+  const canvas = picture(drawn);
+  const text = summary(drawn);
   return add(card, canvas, h('pre.summary', { 'data-testid': 'share-text' }, text),
     h('div.actions',
-      'share' in navigator && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(ui, canvas, text) }, 'Share…'),
+      'share' in navigator && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(drawn, canvas, text) }, 'Share…'),
       h('button', { type: 'button', 'data-testid': 'copy-text', onclick: () => copy(ui, text, s) }, 'Copy text'),
-      h('button', { type: 'button', 'data-testid': 'download-picture', onclick: () => download(canvas, ui.night) }, 'Download picture')),
+      h('button', { type: 'button', 'data-testid': 'download-picture', onclick: () => download(canvas, drawn) }, 'Download picture')),
     ui.note && h('p.ok', { role: 'status', 'data-testid': 'share-note' }, ui.note));
 }
 
 /**
  * prepare reads what the picture says: balances, settle-up and rounds.
  * @param {Page} s
- * @param {Card} ui
+ * @param {import('./page.js').ShareCard} ui
  */
 async function prepare(s, ui) {
   Object.assign(ui, { busy: true, error: '' });
@@ -164,15 +165,15 @@ export function picture(n) {
 
 // share hands the picture (or, where files cannot be shared, the text) to
 // the phone's share sheet.
-/** @param {Card} ui @param {HTMLCanvasElement} canvas @param {string} text */
-async function share(ui, canvas, text) {
+/** @param {Night} drawn @param {HTMLCanvasElement} canvas @param {string} text */
+async function share(drawn, canvas, text) {
   try {
     // toBlob gives null only for a canvas of no size, which the picture never is.
     /** @type {Blob} */
     const blob = await new Promise((resolve) => { canvas.toBlob((b) => resolve(/** @type {Blob} */ (b)), 'image/png'); });
-    const file = new File([blob], fileName(ui.night), { type: 'image/png' });
-    if (navigator.canShare && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], title: ui.night.name, text });
-    else await navigator.share({ title: ui.night.name, text });
+    const file = new File([blob], fileName(drawn), { type: 'image/png' });
+    if (navigator.canShare && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], title: drawn.name, text });
+    else await navigator.share({ title: drawn.name, text });
   } catch {
     // Dismissed: nothing to say.
   }
