@@ -95,7 +95,7 @@ func (s *Service) Claim(ctx context.Context, a Auth, k Key, in ClaimInput) (Repl
 		me := w.who.self()
 		switch {
 		case w.who.Role == RoleAudit:
-			return nil, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+			return nil, errAuditReadsOnly
 		case me == 0:
 			return nil, fmt.Errorf("%w: a payment is claimed from the payer's own phone; the host does not play a seat here", ErrForbidden)
 		case in.To == me:
@@ -210,7 +210,7 @@ func (s *Service) answerClaim(ctx context.Context, a Auth, k Key, id int64, do f
 		case p.Role == RolePlayer:
 			return nil, fmt.Errorf("%w: a claim is answered by the player it says was paid, or by the host", ErrForbidden)
 		default:
-			return nil, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+			return nil, errAuditReadsOnly
 		}
 		if c.Status != db.ClaimSent {
 			return nil, fmt.Errorf("%w: claim %d was %s already", ErrClaimResolved, c.ID, c.Status)

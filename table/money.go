@@ -133,7 +133,7 @@ func (s *Service) Pay(ctx context.Context, a Auth, k Key, in PaymentInput) (Repl
 		case p.Role == RolePlayer:
 			return nil, fmt.Errorf("%w: a payment is recorded by the host or by the player who received it", ErrForbidden)
 		default:
-			return nil, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+			return nil, errAuditReadsOnly
 		}
 		for _, id := range []game.PlayerID{in.From, in.To} {
 			if id == ledger.Bank {

@@ -200,7 +200,7 @@ func (s *Service) handleWrite(ctx context.Context, a Auth, k Key, do func(w *wri
 		me := w.who.self()
 		switch {
 		case w.who.Role == RoleAudit:
-			return nil, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+			return nil, errAuditReadsOnly
 		case me == 0:
 			return nil, fmt.Errorf("%w: a payment handle is added from its own player's phone; the host does not play a seat here", ErrForbidden)
 		}
