@@ -3,13 +3,11 @@ package api
 import (
 	"bytes"
 	"context"
-	"image/png"
 	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/makiuchi-d/gozxing"
-	"github.com/makiuchi-d/gozxing/qrcode"
+	"github.com/tally-dice/tally/pay/qrtest"
 )
 
 // paymentScene is a table where Bob owes Ann 3 units (Ann won a round of
@@ -186,19 +184,11 @@ func TestSettleUpOffersThePayeesMethodsAndTheEPCQR(t *testing.T) {
 // decodeQR reads a PNG's QR code with ZXing's decoder (gozxing).
 func decodeQR(t *testing.T, raw []byte) string {
 	t.Helper()
-	img, err := png.Decode(bytes.NewReader(raw))
+	text, err := qrtest.Decode(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_CHARACTER_SET: "UTF-8"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.GetText()
+	return text
 }
 
 func TestTheStatementPrintsWithTheCSVsTokens(t *testing.T) {

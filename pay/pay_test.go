@@ -1,17 +1,14 @@
 package pay
 
 import (
-	"bytes"
 	"errors"
-	"image/png"
 	"math"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"github.com/makiuchi-d/gozxing"
-	"github.com/makiuchi-d/gozxing/qrcode"
+	"github.com/tally-dice/tally/pay/qrtest"
 )
 
 func TestValueOfConvertsExactlyInMinorUnits(t *testing.T) {
@@ -221,19 +218,11 @@ func Decode(t *testing.T, payload string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := png.Decode(bytes.NewReader(raw))
+	text, err := qrtest.Decode(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_CHARACTER_SET: "UTF-8"})
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	return res.GetText()
+	return text
 }
 
 // TestALongNameInWideLettersNeverHangsTheQRCode: a name of 70 letters of

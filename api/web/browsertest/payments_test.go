@@ -5,14 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"image/png"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/makiuchi-d/gozxing"
-	"github.com/makiuchi-d/gozxing/qrcode"
+	"github.com/tally-dice/tally/pay/qrtest"
 )
 
 // These tests are settling with real money (issue 26, docs/payments.md):
@@ -174,19 +172,11 @@ func decodeScreenQR(t *testing.T, p *phone) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := png.Decode(bytes.NewReader(raw))
+	text, err := qrtest.Decode(raw)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the QR code on screen: %v", err)
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_CHARACTER_SET: "UTF-8"})
-	if err != nil {
-		t.Fatalf("the QR code on screen does not decode: %v", err)
-	}
-	return res.GetText()
+	return text
 }
 
 // balances are the players' balances by name, read through the API.
