@@ -201,6 +201,16 @@ func TestRoundTripBudget(t *testing.T) {
 			t.Errorf("%s took no round trip: the counter counts nothing", name)
 		}
 	}
+	// Every turn and action of the night follows a write of this instance
+	// to the same table (the round's start, or the turn before), so it is
+	// decided on the state that write kept and takes one round trip: the
+	// check that the table is as kept, the write and COMMIT sent together
+	// (table/kept.go).
+	for _, name := range []string{"POST turn", "POST action", "POST turn (settles)", "POST action (settles)"} {
+		if c, ok := costs[name]; ok && c.roundTrips != 1 {
+			t.Errorf("%s, after a write here to the same table, took %d round trips, not 1", name, c.roundTrips)
+		}
+	}
 }
 
 // meter is an API whose requests are measured: the round trips to

@@ -51,7 +51,7 @@ func TestABatchIsOneTransactionAcrossRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.TableAppend(tbl.ID, db.Append{Events: []chain.Event{e}, Head: head})
+	b.TableAppend(tbl.ID, db.Append{Events: []chain.Event{e}, Head: head}, nil)
 	b.Commit()
 	if err := b.Send(conn); err != nil {
 		t.Fatal(err)

@@ -188,7 +188,7 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 		},
 		Turns: []db.Turn{{Round: 1, Seq: 1, Player: q.ID, Qualified: true, Score: 7, Cargo: []int{6, 1}, Stood: true}},
 		Key:   db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r"), Status: 201, Body: []byte(`{}`)},
-		At:    time.Now()})
+		At:    time.Now()}, nil)
 	must(t, pool, b)
 	var row db.Table
 	var l db.Loaded
@@ -223,13 +223,13 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 		l.Key.Status != 201 || string(l.Key.Body) != `{}` || string(l.Key.RequestHash) != string(hash32("r")) {
 		t.Fatalf("the table's state: %+v", l)
 	}
-	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1})
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1}, nil)
 	must(t, pool, b)
-	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1})
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1}, nil)
 	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
 		t.Fatalf("settling twice: err = %v, want ErrNotFound", err)
 	}
-	b.TableAppend(tbl.ID, db.Append{Head: head, Rounds: 1, Key: db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r")}})
+	b.TableAppend(tbl.ID, db.Append{Head: head, Rounds: 1, Key: db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r")}}, nil)
 	if err := send(t, pool, b); !errors.Is(err, db.ErrConflict) {
 		t.Fatalf("a key stored twice: err = %v, want ErrConflict", err)
 	}
@@ -252,7 +252,7 @@ func TestAGuardStopsTheCommit(t *testing.T) {
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: game.RoundSetup{Players: []game.PlayerID{ann.ID}},
 		Game: game.GameState{Seats: []game.PlayerID{ann.ID}, Totals: []int64{0}}})
 	head := chain.Start()
-	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1})
+	b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: settled(t, &head, tbl.ID, 1), Head: head, Rounds: 1}, nil)
 	must(t, pool, b)
 	b.PlayerClaim(tbl.ID, ann.ID, hash32("ann's phone"))
 	must(t, pool, b)
@@ -265,19 +265,19 @@ func TestAGuardStopsTheCommit(t *testing.T) {
 	roll := game.Action{Player: ann.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}
 	writes := map[string]func(b *db.Batch){
 		"settling a settled round": func(b *db.Batch) {
-			b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: []chain.Event{e}, Head: head, Rounds: 1})
+			b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: []chain.Event{e}, Head: head, Rounds: 1}, nil)
 		},
 		"actions of a missing round": func(b *db.Batch) {
 			b.TableAppend(tbl.ID, db.Append{Round: 9, Actions: []db.Action{{Seq: 1, EventSeq: 1, Action: roll, ByHost: new(bool)}},
-				Events: []chain.Event{e}, Head: head, Rounds: 1})
+				Events: []chain.Event{e}, Head: head, Rounds: 1}, nil)
 		},
 		"turns of a missing round": func(b *db.Batch) {
 			b.TableAppend(tbl.ID, db.Append{Round: 9, Turns: []db.Turn{{Round: 9, Seq: 1, Player: ann.ID}},
-				Events: []chain.Event{e}, Head: head, Rounds: 1})
+				Events: []chain.Event{e}, Head: head, Rounds: 1}, nil)
 		},
 		"claiming a claimed seat": func(b *db.Batch) {
 			b.PlayerClaim(tbl.ID, ann.ID, hash32("another phone"))
-			b.TableAppend(tbl.ID, db.Append{Events: []chain.Event{e}, Head: head, Rounds: 1})
+			b.TableAppend(tbl.ID, db.Append{Events: []chain.Event{e}, Head: head, Rounds: 1}, nil)
 		},
 	}
 	for what, write := range writes {

@@ -116,5 +116,5 @@ func TestANewActionSaysWhoRecordedIt(t *testing.T) {
 		}
 	}()
 	db.NewBatch(context.Background()).TableAppend(1, db.Append{Round: 1,
-		Actions: []db.Action{{Seq: 1, EventSeq: 1, Action: game.Action{Player: 1, Kind: game.ActionStand}}}})
+		Actions: []db.Action{{Seq: 1, EventSeq: 1, Action: game.Action{Player: 1, Kind: game.ActionStand}}}}, nil)
 }

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"crypto/md5"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -152,7 +153,10 @@ type Append struct {
 // A key stored under another table than tableID (making a table: table 0)
 // is written by a statement of its own, so that every statement names one
 // table.
-func (b *Batch) TableAppend(tableID int64, a Append) {
+//
+// digest, when not nil, is given the table row's digest after the write,
+// which a later TableLockKept compares the row with.
+func (b *Batch) TableAppend(tableID int64, a Append, digest *string) {
 	p := dbsqlc.TableAppendParams{TableID: tableID, Round: int32(a.Round), Settles: int32(a.Settles),
 		Reopens: int32(a.Reopens), Voids: int32(a.Voids),
 		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds), At: a.At}
@@ -215,7 +219,18 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.EventSeals = append(p.EventSeals, e.Seal)
 		p.CreatedAt = e.CreatedAt // a write's events share its time
 	}
-	b.exec(func(q dbsqlc.DBTX) error { return queries.TableAppend(b.ctx, q, p) })
+	// Recorded once, like an exec (its some fifty arguments boxed once);
+	// its result is read as the row of the digest alone.
+	b.record(func(q dbsqlc.DBTX) error { _, err := queries.TableAppend(b.ctx, q, p); return err })
+	b.ops = append(b.ops, func(q dbsqlc.DBTX) error {
+		var r dbsqlc.TableAppendRow
+		err := q.QueryRow(b.ctx, "").Scan(&r.TallyExpect, &r.TallyExpect_2, &r.TallyExpect_3, &r.TallyExpect_4,
+			&r.TallyExpect_5, &r.RowDigest)
+		if err == nil && digest != nil {
+			*digest = r.RowDigest
+		}
+		return err
+	})
 	if n := len(a.Events); n > 0 {
 		last := a.Events[n-1]
 		b.TableNotify(strconv.FormatInt(tableID, 10) + ":" + strconv.FormatInt(last.Seq, 10) + ":" +
@@ -238,4 +253,60 @@ func sized[T any](n int) []T {
 		return nil
 	}
 	return make([]T, 0, n)
+}
+
+// TableLockKept queues locking a table for a write decided on the state
+// an instance kept of it, failing the transaction (ErrNotFound) unless the
+// table row is the one whose digest TableAppend gave (rowDigest) and the
+// round in play is as ActionsDigest describes it (actionsDigest).
+func (b *Batch) TableLockKept(tableID int64, rowDigest, actionsDigest string) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.TableLockKept(b.ctx, q, dbsqlc.TableLockKeptParams{TableID: tableID, RowDigest: rowDigest,
+			ActionsDigest: actionsDigest})
+	})
+}
+
+// ActionsDigest describes round number and its actions as TableLockKept
+// computes it of the stored round: what table.sameActions compares of each
+// action, in order. Round 0 (no round) is "".
+func ActionsDigest(number int, actions []Action) string {
+	if number == 0 {
+		return ""
+	}
+	var b []byte
+	b = strconv.AppendInt(b, int64(number), 10)
+	b = append(b, ':')
+	for i, a := range actions {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = strconv.AppendInt(b, int64(a.Seq), 10)
+		b = append(b, '|')
+		b = strconv.AppendInt(b, a.EventSeq, 10)
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(a.Voids), 10)
+		b = append(b, '|')
+		b = appendMD5(b, a.Reason)
+		b = append(b, '|')
+		if a.ByHost != nil {
+			b = strconv.AppendBool(b, *a.ByHost)
+		}
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(a.Action.Player), 10)
+		b = append(b, '|')
+		b = append(b, a.Action.Kind...)
+		b = append(b, '|')
+		if a.Action.Kind == game.ActionRoll && a.Action.Roll != nil {
+			b = append(b, arrayLiteral(a.Action.Roll.Dice)...)
+			b = append(b, arrayLiteral(a.Action.Roll.Rethrow)...)
+			b = appendMD5(b, a.Action.Roll.Path)
+		}
+	}
+	return string(appendMD5(nil, string(b)))
+}
+
+// appendMD5 appends the hex of s's MD5, as PostgreSQL's md5() gives it.
+func appendMD5(b []byte, s string) []byte {
+	sum := md5.Sum([]byte(s))
+	return hex.AppendEncode(b, sum[:])
 }

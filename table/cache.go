@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tally-dice/tally/chain"
@@ -34,6 +35,9 @@ import (
 type stateCache struct {
 	mu      sync.Mutex
 	entries map[int64]cachedState
+	// decided counts the writes committed in one round trip, decided on
+	// a kept state (kept.go).
+	decided atomic.Int64
 }
 
 // cachedState is a table's state as of chain head.
@@ -43,6 +47,9 @@ type cachedState struct {
 	// royale says st holds the latest Battleship Royale game (the write
 	// that left it read it: target.royale).
 	royale bool
+	// digest is the table row's digest after that write, which a write in
+	// one round trip checks the row against (kept.go).
+	digest string
 }
 
 // maxCachedStates bounds the cache: a state is a few kilobytes (a table's

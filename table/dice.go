@@ -31,6 +31,13 @@ func (d *diceGame) stored(l db.Loaded) bool {
 	return sameActions(kept, l.Actions)
 }
 
+func (d *diceGame) inPlay() (int, []db.Action, bool) {
+	if d.last == nil {
+		return 0, nil, true
+	}
+	return d.last.row.Number, d.last.actions, true
+}
+
 func (d *diceGame) refusal() string { return "plays the dice games, not Battleship Royale" }
 
 // underway refuses to seat or unseat anyone while the table's game of

@@ -75,6 +75,9 @@ func (r *royaleTable) stored(l db.Loaded) bool {
 		l.GameUnread == 0
 }
 
+// inPlay: a Battleship Royale write reads its game (RoyaleLatestSince).
+func (r *royaleTable) inPlay() (int, []db.Action, bool) { return 0, nil, false }
+
 func (r *royaleTable) refusal() string { return "plays Battleship Royale, which has games, not rounds" }
 
 // underway: players come and go between games, and sit out a game they

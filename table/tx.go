@@ -95,6 +95,10 @@ type writer struct {
 	// for the table's next write (stateCache). Writes that do not say so
 	// leave the next one to read the table whole.
 	keep bool
+	// headSeal and digest are, once the write committed, the table row's
+	// seal of its new head and the row's digest (db.Batch.TableAppend).
+	headSeal []byte
+	digest   string
 }
 
 // target is the table a write is about and how its caller is known: by
@@ -127,6 +131,8 @@ func tokenTarget(a Auth) target {
 // caller and looks the key up (one round trip), lets do decide and queue
 // the writes, and sends them with the audit events, the table's new head,
 // one notification, the key's answer and the COMMIT (another round trip).
+// A write to a table whose state this instance kept takes one round trip
+// (kept.go).
 func (s *Service) write(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (Reply, error) {
 	for attempt := 1; ; attempt++ {
 		reply, err := s.writeOnce(ctx, t, k, do)
@@ -138,6 +144,9 @@ func (s *Service) write(ctx context.Context, t target, k Key, do func(w *writer)
 }
 
 func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (reply Reply, err error) {
+	if reply, done, err := s.writeKept(ctx, t, k, do); done {
+		return reply, err
+	}
 	conn, err := s.acquire(ctx)
 	if err != nil {
 		return Reply{}, err
@@ -202,11 +211,8 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if err != nil {
 		return Reply{}, err
 	}
-	if reply, err = w.commit(k, v); err == nil && w.keep {
-		if w.ledger != nil {
-			st.accounts = w.ledger.Accounts()
-		}
-		s.states.keep(t.tableID, cachedState{head: w.head, st: st, royale: t.royale})
+	if reply, err = w.commit(k, v); err == nil {
+		s.keepState(t, w)
 	}
 	return reply, err
 }
@@ -274,13 +280,14 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 	h := w.history
 	h.Events, h.Head, h.Rounds, h.At = w.events, w.head, w.rounds, w.now
 	h.HeadSeal = w.keys.Head(id, w.head.Seq, w.head.Hash)
+	w.headSeal = h.HeadSeal
 	if k.Key != "" {
 		// The answer may hold tokens: it is stored locked (package seal).
 		kt := keyTable(id, k)
 		h.Key = db.IdempotencyKey{TableID: kt, Scope: k.scope, Key: w.keys.StoredKey(k.Key), RequestHash: k.Hash,
 			Status: answer.Status, Body: w.keys.Lock(answer.Body, keyContext(kt, k)), ContentType: answer.ContentType}
 	}
-	w.out.TableAppend(id, h)
+	w.out.TableAppend(id, h, &w.digest)
 	w.out.Commit()
 	if err := w.out.Send(w.conn); err != nil {
 		return Reply{}, err

@@ -33,7 +33,29 @@ FOR UPDATE OF t;
 -- name: TableGet :one
 SELECT * FROM tables WHERE id = @id;
 
--- name: TableAppend :exec
+-- name: TableLockKept :exec
+-- TableLockKept locks a table for a write that an instance decided on the
+-- state it kept of the table (table/cache.go), and fails unless the table
+-- is exactly as kept: its row, to the byte (row_digest, the md5 of the row
+-- as TableAppend returned it after that instance's last write), and the
+-- round in play, whose number and actions actions_digest is
+-- (db.ActionsDigest; '' with no round). A row changed by any write
+-- since, or a round changed behind the service's back, fails it; so does
+-- a row a concurrent writer changed while this one waited for the lock
+-- (FOR UPDATE compares the row's newest version).
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND md5(t::text) = @row_digest::text
+                                           FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
+       tally_expect(CASE WHEN coalesce((
+           SELECT md5(r.number || ':' || coalesce((
+               SELECT string_agg(concat_ws('|', a.seq, coalesce(a.event_seq, 0), coalesce(a.voids, 0), md5(a.reason),
+                                           coalesce(a.by_host::text, ''), a.player_id, a.kind,
+                                           CASE WHEN a.kind = 'roll' THEN a.dice::text || a.rethrow::text || md5(a.path) ELSE '' END),
+                                 E'\n' ORDER BY a.seq)
+               FROM round_actions a WHERE a.table_id = @table_id AND a.round_id = r.id), ''))
+           FROM rounds r WHERE r.table_id = @table_id ORDER BY r.number DESC LIMIT 1), '') = @actions_digest::text
+           THEN 1 ELSE 0 END, 1, 'the round in play as this instance kept it');
+
+-- name: TableAppend :one
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,
 -- the round it settles, reopens or reverses, the table's new chain head (sealed) and round
@@ -92,6 +114,7 @@ WITH actions AS (
     UPDATE tables AS t SET event_seq = @head_seq::bigint, event_hash = @head_hash::bytea, head_seal = @head_seal::bytea,
         rounds = @rounds::int
     WHERE t.id = @table_id
+    RETURNING md5(t::text) AS digest
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
                                   created_at)
@@ -103,7 +126,8 @@ SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality(@turn_seqs::int[]), 0), 'turns of the round'),
        tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
        tally_expect((SELECT count(*) FROM reopened), CASE WHEN @reopens::int > 0 THEN 1 ELSE 0 END, 'a settled round to reopen'),
-       tally_expect((SELECT count(*) FROM voided), CASE WHEN @voids::int > 0 THEN 1 ELSE 0 END, 'a round to reverse');
+       tally_expect((SELECT count(*) FROM voided), CASE WHEN @voids::int > 0 THEN 1 ELSE 0 END, 'a round to reverse'),
+       (SELECT h.digest FROM head h)::text AS row_digest;
 
 -- name: TableNotify :exec
 -- TableNotify announces a change to the tally processes listening (every

@@ -22,7 +22,7 @@ func (q *Queries) TableAccountsInsert(ctx context.Context, db DBTX, tableID int6
 	return err
 }
 
-const tableAppend = `-- name: TableAppend :exec
+const tableAppend = `-- name: TableAppend :one
 WITH actions AS (
     INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason, by_host)
     SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event,
@@ -70,6 +70,7 @@ WITH actions AS (
     UPDATE tables AS t SET event_seq = $32::bigint, event_hash = $33::bytea, head_seal = $34::bytea,
         rounds = $35::int
     WHERE t.id = $15
+    RETURNING md5(t::text) AS digest
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
                                   created_at)
@@ -81,7 +82,8 @@ SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
        tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
        tally_expect((SELECT count(*) FROM reopened), CASE WHEN $4::int > 0 THEN 1 ELSE 0 END, 'a settled round to reopen'),
-       tally_expect((SELECT count(*) FROM voided), CASE WHEN $5::int > 0 THEN 1 ELSE 0 END, 'a round to reverse')
+       tally_expect((SELECT count(*) FROM voided), CASE WHEN $5::int > 0 THEN 1 ELSE 0 END, 'a round to reverse'),
+       (SELECT h.digest FROM head h)::text AS row_digest
 `
 
 type TableAppendParams struct {
@@ -128,6 +130,15 @@ type TableAppendParams struct {
 	ResponseContentType string
 }
 
+type TableAppendRow struct {
+	TallyExpect   int64
+	TallyExpect_2 int64
+	TallyExpect_3 int64
+	TallyExpect_4 int64
+	TallyExpect_5 int64
+	RowDigest     string
+}
+
 // TableAppend writes, in one statement, what a write adds to a table's
 // history: its rounds' new actions and finished turns, its audit events,
 // the round it settles, reopens or reverses, the table's new chain head (sealed) and round
@@ -139,8 +150,8 @@ type TableAppendParams struct {
 // insert takes its table id from a row of that table (the round, the
 // table row), so that on Citus each part runs on the table's shard as it
 // is written (an INSERT ... SELECT from a row of the same table).
-func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) error {
-	_, err := db.Exec(ctx, tableAppend,
+func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParams) (TableAppendRow, error) {
+	row := db.QueryRow(ctx, tableAppend,
 		arg.ActionSeqs,
 		arg.TurnSeqs,
 		arg.Settles,
@@ -183,7 +194,16 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.ResponseBody,
 		arg.ResponseContentType,
 	)
-	return err
+	var i TableAppendRow
+	err := row.Scan(
+		&i.TallyExpect,
+		&i.TallyExpect_2,
+		&i.TallyExpect_3,
+		&i.TallyExpect_4,
+		&i.TallyExpect_5,
+		&i.RowDigest,
+	)
+	return i, err
 }
 
 const tableClose = `-- name: TableClose :exec
@@ -378,6 +398,40 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 		&i.UnitMinor,
 	)
 	return i, err
+}
+
+const tableLockKept = `-- name: TableLockKept :exec
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND md5(t::text) = $2::text
+                                           FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
+       tally_expect(CASE WHEN coalesce((
+           SELECT md5(r.number || ':' || coalesce((
+               SELECT string_agg(concat_ws('|', a.seq, coalesce(a.event_seq, 0), coalesce(a.voids, 0), md5(a.reason),
+                                           coalesce(a.by_host::text, ''), a.player_id, a.kind,
+                                           CASE WHEN a.kind = 'roll' THEN a.dice::text || a.rethrow::text || md5(a.path) ELSE '' END),
+                                 E'\n' ORDER BY a.seq)
+               FROM round_actions a WHERE a.table_id = $1 AND a.round_id = r.id), ''))
+           FROM rounds r WHERE r.table_id = $1 ORDER BY r.number DESC LIMIT 1), '') = $3::text
+           THEN 1 ELSE 0 END, 1, 'the round in play as this instance kept it')
+`
+
+type TableLockKeptParams struct {
+	TableID       int64
+	RowDigest     string
+	ActionsDigest string
+}
+
+// TableLockKept locks a table for a write that an instance decided on the
+// state it kept of the table (table/cache.go), and fails unless the table
+// is exactly as kept: its row, to the byte (row_digest, the md5 of the row
+// as TableAppend returned it after that instance's last write), and the
+// round in play, whose number and actions actions_digest is
+// (db.ActionsDigest; ” with no round). A row changed by any write
+// since, or a round changed behind the service's back, fails it; so does
+// a row a concurrent writer changed while this one waited for the lock
+// (FOR UPDATE compares the row's newest version).
+func (q *Queries) TableLockKept(ctx context.Context, db DBTX, arg TableLockKeptParams) error {
+	_, err := db.Exec(ctx, tableLockKept, arg.TableID, arg.RowDigest, arg.ActionsDigest)
+	return err
 }
 
 const tableNextID = `-- name: TableNextID :one
