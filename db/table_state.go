@@ -266,6 +266,20 @@ func (b *Batch) TableLockKept(tableID int64, rowDigest, actionsDigest string) {
 	})
 }
 
+// TableLockKeptRoyale is TableLockKept at a Battleship Royale table: the
+// game in play is the one numbered game, started by event eventSeq, with
+// actions actions, each of which reads (game 0: none was played).
+func (b *Batch) TableLockKeptRoyale(tableID int64, rowDigest string, game int, eventSeq int64, actions int) {
+	var kept string
+	if game > 0 {
+		kept = fmt.Sprintf("%d:%d:%d:0", game, eventSeq, actions)
+	}
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.TableLockKeptRoyale(b.ctx, q, dbsqlc.TableLockKeptRoyaleParams{TableID: tableID, RowDigest: rowDigest,
+			Game: kept})
+	})
+}
+
 // ActionsDigest describes round number and its actions as TableLockKept
 // computes it of the stored round: what table.sameActions compares of each
 // action, in order. Round 0 (no round) is "".

@@ -167,10 +167,9 @@ func agreeCached(t testing.TB, f *fixture, tableID int64) int {
 	}
 	// The next write here is decided on the kept state in one round trip
 	// (kept.go): its check passes on the table as it is.
-	if number, actions, ok := kept.game.inPlay(); ok {
-		b = db.NewBatch(f.ctx)
-		b.Begin()
-		b.TableLockKept(tableID, e.digest, db.ActionsDigest(number, actions))
+	b = db.NewBatch(f.ctx)
+	b.Begin()
+	if kept.game.lockKept(b, e.digest) {
 		b.Rollback()
 		if err := b.Send(conn); err != nil {
 			t.Fatalf("the next write here would not be decided on the kept state: %v", err)

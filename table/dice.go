@@ -31,11 +31,14 @@ func (d *diceGame) stored(l db.Loaded) bool {
 	return sameActions(kept, l.Actions)
 }
 
-func (d *diceGame) inPlay() (int, []db.Action, bool) {
-	if d.last == nil {
-		return 0, nil, true
+// lockKept checks the round in play action by action.
+func (d *diceGame) lockKept(b *db.Batch, rowDigest string) bool {
+	number, actions := 0, []db.Action(nil)
+	if d.last != nil {
+		number, actions = d.last.row.Number, d.last.actions
 	}
-	return d.last.row.Number, d.last.actions, true
+	b.TableLockKept(d.st.row.ID, rowDigest, db.ActionsDigest(number, actions))
+	return true
 }
 
 func (d *diceGame) refusal() string { return "plays the dice games, not Battleship Royale" }

@@ -24,21 +24,21 @@ import (
 
 // writeKept runs a write in one round trip on the state kept of its table.
 // done is false when it made no change and the write is to run in full:
-// nothing kept, a game whose writes always read (Battleship Royale, a
-// crew), a token the kept state does not know (its refusal is the full
+// nothing kept, a game whose writes always read (a crew), a token the kept state does not know (its refusal is the full
 // path's), a request refused on the kept state (judged again on the
 // stored one), or a check that failed.
 func (s *Service) writeKept(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (reply Reply, done bool, err error) {
-	if t.open || t.also != nil || t.royale {
+	if t.open || t.also != nil {
 		return Reply{}, false, nil
 	}
-	kept, ok := s.states.take(t.tableID, false)
+	kept, ok := s.states.take(t.tableID, t.royale)
 	if !ok {
 		return Reply{}, false, nil
 	}
-	number, actions, inPlay := kept.st.game.inPlay()
+	lock := db.NewBatch(ctx)
+	lock.Begin()
 	who, authErr := authenticate(t.token, t.hash, kept.st.row, kept.st.players)
-	if !inPlay || kept.digest == "" || authErr != nil {
+	if kept.digest == "" || authErr != nil || !kept.st.game.lockKept(lock, kept.digest) {
 		s.states.keep(t.tableID, kept) // untouched: the full path takes it
 		return Reply{}, false, nil
 	}
@@ -48,10 +48,8 @@ func (s *Service) writeKept(ctx context.Context, t target, k Key, do func(w *wri
 	}
 	defer release(conn, &err)
 	st := kept.st
-	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: db.NewBatch(ctx), head: kept.head,
+	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: lock, head: kept.head,
 		now: s.now(), rounds: st.row.Rounds}
-	w.out.Begin()
-	w.out.TableLockKept(t.tableID, kept.digest, db.ActionsDigest(number, actions))
 	v, err := do(w)
 	if err != nil {
 		// Refused on a state not yet checked (and perhaps changed by the

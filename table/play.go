@@ -19,12 +19,11 @@ type tableGame interface {
 	// is the one l, read at the same chain head, holds (cache.go).
 	resume(l db.Loaded) error
 	stored(l db.Loaded) bool
-	// inPlay is what a write decided on the kept state checks the stored
-	// game against, in the one round trip it takes (kept.go): the number
-	// and actions of the round in play (0 and none before the first).
-	// ok false: the game's writes always read the table (Battleship
-	// Royale, whose game is checked as it is read; a crew).
-	inPlay() (number int, actions []db.Action, ok bool)
+	// lockKept queues, for a write decided on the kept state in one
+	// round trip (kept.go), the table's lock with its check that the row
+	// is the one whose digest is rowDigest and the game in play is the
+	// one kept. false: the game's writes always read the table (a crew).
+	lockKept(b *db.Batch, rowDigest string) bool
 	// refusal is how the table is described to a request of another
 	// game's ("plays Battleship Royale, which has games, not rounds").
 	refusal() string

@@ -75,8 +75,17 @@ func (r *royaleTable) stored(l db.Loaded) bool {
 		l.GameUnread == 0
 }
 
-// inPlay: a Battleship Royale write reads its game (RoyaleLatestSince).
-func (r *royaleTable) inPlay() (int, []db.Action, bool) { return 0, nil, false }
+// lockKept checks the game in play as RoyaleLatestSince does: its
+// number, the event that started it, its count of actions and that they
+// all read (stored).
+func (r *royaleTable) lockKept(b *db.Batch, rowDigest string) bool {
+	if g := r.latest; g != nil {
+		b.TableLockKeptRoyale(r.st.row.ID, rowDigest, g.row.Number, g.row.EventSeq, len(g.actions))
+	} else {
+		b.TableLockKeptRoyale(r.st.row.ID, rowDigest, 0, 0, 0)
+	}
+	return true
+}
 
 func (r *royaleTable) refusal() string { return "plays Battleship Royale, which has games, not rounds" }
 

@@ -55,6 +55,25 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @
            FROM rounds r WHERE r.table_id = @table_id ORDER BY r.number DESC LIMIT 1), '') = @actions_digest::text
            THEN 1 ELSE 0 END, 1, 'the round in play as this instance kept it');
 
+-- name: TableLockKeptRoyale :exec
+-- TableLockKeptRoyale is TableLockKept at a Battleship Royale table: the
+-- game in play is checked as RoyaleGameLatestSince checks it, by its
+-- number, the event that started it, how many actions it has and that
+-- every one of them reads (its columns and body agree); game is
+-- 'number:event:actions:0', '' with no game.
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND md5(t::text) = @row_digest::text
+                                           FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
+       tally_expect(CASE WHEN coalesce((
+           SELECT g.number || ':' || g.event_seq || ':' || c.action_count || ':' || c.unread
+           FROM royale_games g,
+                LATERAL (SELECT count(*) AS action_count,
+                                count(*) FILTER (WHERE a.kind IS DISTINCT FROM a.action ->> 'kind'
+                                                    OR a.player_id IS DISTINCT FROM coalesce((a.action ->> 'player')::bigint, 0)) AS unread
+                         FROM royale_actions a WHERE a.table_id = @table_id AND a.game = g.number) c
+           WHERE g.table_id = @table_id
+           ORDER BY g.number DESC LIMIT 1), '') = @game::text
+           THEN 1 ELSE 0 END, 1, 'the Battleship Royale game as this instance kept it');
+
 -- name: TableAppend :one
 -- TableAppend writes, in one statement, what a write adds to a table's
 -- history: its rounds' new actions and finished turns, its audit events,

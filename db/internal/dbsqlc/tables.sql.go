@@ -434,6 +434,37 @@ func (q *Queries) TableLockKept(ctx context.Context, db DBTX, arg TableLockKeptP
 	return err
 }
 
+const tableLockKeptRoyale = `-- name: TableLockKeptRoyale :exec
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND md5(t::text) = $2::text
+                                           FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
+       tally_expect(CASE WHEN coalesce((
+           SELECT g.number || ':' || g.event_seq || ':' || c.action_count || ':' || c.unread
+           FROM royale_games g,
+                LATERAL (SELECT count(*) AS action_count,
+                                count(*) FILTER (WHERE a.kind IS DISTINCT FROM a.action ->> 'kind'
+                                                    OR a.player_id IS DISTINCT FROM coalesce((a.action ->> 'player')::bigint, 0)) AS unread
+                         FROM royale_actions a WHERE a.table_id = $1 AND a.game = g.number) c
+           WHERE g.table_id = $1
+           ORDER BY g.number DESC LIMIT 1), '') = $3::text
+           THEN 1 ELSE 0 END, 1, 'the Battleship Royale game as this instance kept it')
+`
+
+type TableLockKeptRoyaleParams struct {
+	TableID   int64
+	RowDigest string
+	Game      string
+}
+
+// TableLockKeptRoyale is TableLockKept at a Battleship Royale table: the
+// game in play is checked as RoyaleGameLatestSince checks it, by its
+// number, the event that started it, how many actions it has and that
+// every one of them reads (its columns and body agree); game is
+// 'number:event:actions:0', ” with no game.
+func (q *Queries) TableLockKeptRoyale(ctx context.Context, db DBTX, arg TableLockKeptRoyaleParams) error {
+	_, err := db.Exec(ctx, tableLockKeptRoyale, arg.TableID, arg.RowDigest, arg.Game)
+	return err
+}
+
 const tableNextID = `-- name: TableNextID :one
 SELECT nextval(pg_get_serial_sequence('tables', 'id'))::bigint AS id
 `
