@@ -25,24 +25,24 @@ func TestTheKeptCheck(t *testing.T) {
 	tbl := newTable(t, pool, "K1")
 	ann := newPlayer(t, pool, tbl.ID, "Ann", 1)
 	bob := newPlayer(t, pool, tbl.ID, "Bob", 2)
-	check := func(rowDigest, actionsDigest string) error {
+	check := func(rowVersion, actionsDigest string) error {
 		b := db.NewBatch(ctx)
 		b.Begin()
-		b.TableLockKept(tbl.ID, rowDigest, actionsDigest)
+		b.TableLockKept(tbl.ID, rowVersion, actionsDigest)
 		b.Commit()
 		return send(t, pool, b)
 	}
 
 	// Before any round: the row as TableAppend left it, and no round.
 	head := chain.Start()
-	var digest string
+	var version string
 	b := db.NewBatch(ctx)
-	b.TableAppend(tbl.ID, db.Append{Events: events(t, &head, tbl.ID, 1), Head: head}, &digest)
+	b.TableAppend(tbl.ID, db.Append{Events: events(t, &head, tbl.ID, 1), Head: head}, &version)
 	must(t, pool, b)
-	if len(digest) != 32 {
-		t.Fatalf("TableAppend gave the row digest %q", digest)
+	if version == "" {
+		t.Fatal("TableAppend gave no row version")
 	}
-	if err := check(digest, db.ActionsDigest(0, nil)); err != nil {
+	if err := check(version, db.ActionsDigest(0, nil)); err != nil {
 		t.Fatalf("the table as left, before its first round: %v", err)
 	}
 
@@ -56,9 +56,9 @@ func TestTheKeptCheck(t *testing.T) {
 	}
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: game.RoundSetup{Players: []game.PlayerID{bob.ID, ann.ID}},
 		Game: game.GameState{Seats: []game.PlayerID{ann.ID, bob.ID}, First: 1, Totals: []int64{0, 0}}})
-	old := digest
+	old := version
 	b.TableAppend(tbl.ID, db.Append{Round: 1, Actions: actions, Events: events(t, &head, tbl.ID, 5), Head: head, Rounds: 1,
-		At: time.Now()}, &digest)
+		At: time.Now()}, &version)
 	must(t, pool, b)
 	var l db.Loaded
 	b.TableLoad(tbl.ID, db.KeyRef{}, &l)
@@ -66,7 +66,7 @@ func TestTheKeptCheck(t *testing.T) {
 	if db.ActionsDigest(1, l.Actions) != db.ActionsDigest(1, actions) {
 		t.Fatalf("the actions as read describe otherwise than as written: %+v", l.Actions)
 	}
-	if err := check(digest, db.ActionsDigest(1, actions)); err != nil {
+	if err := check(version, db.ActionsDigest(1, actions)); err != nil {
 		t.Fatalf("the table as left, round 1 in play: %v", err)
 	}
 	for _, c := range []struct {
@@ -74,14 +74,14 @@ func TestTheKeptCheck(t *testing.T) {
 		row, actionsNow string
 	}{
 		{"the row before the last write", old, db.ActionsDigest(1, actions)},
-		{"no round in play", digest, db.ActionsDigest(0, nil)},
-		{"round 2 in play", digest, db.ActionsDigest(2, actions)},
-		{"one action fewer", digest, db.ActionsDigest(1, actions[:3])},
-		{"another reason", digest, db.ActionsDigest(1, with(actions, 2, func(a *db.Action) { a.Reason = "misread" }))},
-		{"another path", digest, db.ActionsDigest(1, with(actions, 1, func(a *db.Action) {
+		{"no round in play", version, db.ActionsDigest(0, nil)},
+		{"round 2 in play", version, db.ActionsDigest(2, actions)},
+		{"one action fewer", version, db.ActionsDigest(1, actions[:3])},
+		{"another reason", version, db.ActionsDigest(1, with(actions, 2, func(a *db.Action) { a.Reason = "misread" }))},
+		{"another path", version, db.ActionsDigest(1, with(actions, 1, func(a *db.Action) {
 			a.Action.Roll = &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5"}
 		}))},
-		{"recorded by another phone", digest, db.ActionsDigest(1, with(actions, 3, func(a *db.Action) { a.ByHost = &yes }))},
+		{"recorded by another phone", version, db.ActionsDigest(1, with(actions, 3, func(a *db.Action) { a.ByHost = &yes }))},
 	} {
 		if err := check(c.row, c.actionsNow); !errors.Is(err, db.ErrNotFound) {
 			t.Errorf("%s: err = %v, want ErrNotFound", c.what, err)
@@ -99,7 +99,7 @@ func TestTheKeptCheck(t *testing.T) {
 		t.Fatalf("changing an action by hand: %v, %v", tag, err)
 	}
 	b.Begin()
-	b.TableLockKept(tbl.ID, digest, db.ActionsDigest(1, actions))
+	b.TableLockKept(tbl.ID, version, db.ActionsDigest(1, actions))
 	b.TableClose(tbl.ID, time.Now())
 	b.Commit()
 	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
@@ -110,6 +110,17 @@ func TestTheKeptCheck(t *testing.T) {
 	must(t, pool, b)
 	if row.Status != "open" {
 		t.Fatalf("the failed check's transaction closed the table: %+v", row)
+	}
+
+	// The row changed by hand (the action put back): a new version.
+	for _, sql := range []string{`UPDATE round_actions SET dice = '{6,5,4,3,2}' WHERE table_id = $1 AND seq = 1`,
+		`UPDATE tables SET no_overdraft = true WHERE id = $1`} {
+		if _, err := owner.Exec(ctx, sql, tbl.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := check(version, db.ActionsDigest(1, actions)); !errors.Is(err, db.ErrNotFound) {
+		t.Fatalf("the table row changed by hand: err = %v, want ErrNotFound", err)
 	}
 }
 

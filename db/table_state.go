@@ -154,9 +154,9 @@ type Append struct {
 // is written by a statement of its own, so that every statement names one
 // table.
 //
-// digest, when not nil, is given the table row's digest after the write,
-// which a later TableLockKept compares the row with.
-func (b *Batch) TableAppend(tableID int64, a Append, digest *string) {
+// version, when not nil, is given the table row's version after the write
+// (its xmin), which a later TableLockKept compares the row with.
+func (b *Batch) TableAppend(tableID int64, a Append, version *string) {
 	p := dbsqlc.TableAppendParams{TableID: tableID, Round: int32(a.Round), Settles: int32(a.Settles),
 		Reopens: int32(a.Reopens), Voids: int32(a.Voids),
 		HeadSeq: a.Head.Seq, HeadHash: a.Head.Hash, HeadSeal: a.HeadSeal, Rounds: int32(a.Rounds), At: a.At}
@@ -220,14 +220,14 @@ func (b *Batch) TableAppend(tableID int64, a Append, digest *string) {
 		p.CreatedAt = e.CreatedAt // a write's events share its time
 	}
 	// Recorded once, like an exec (its some fifty arguments boxed once);
-	// its result is read as the row of the digest alone.
+	// its result is read as its one row.
 	b.record(func(q dbsqlc.DBTX) error { _, err := queries.TableAppend(b.ctx, q, p); return err })
 	b.ops = append(b.ops, func(q dbsqlc.DBTX) error {
 		var r dbsqlc.TableAppendRow
 		err := q.QueryRow(b.ctx, "").Scan(&r.TallyExpect, &r.TallyExpect_2, &r.TallyExpect_3, &r.TallyExpect_4,
-			&r.TallyExpect_5, &r.RowDigest)
-		if err == nil && digest != nil {
-			*digest = r.RowDigest
+			&r.TallyExpect_5, &r.RowVersion)
+		if err == nil && version != nil {
+			*version = r.RowVersion
 		}
 		return err
 	})
@@ -257,11 +257,11 @@ func sized[T any](n int) []T {
 
 // TableLockKept queues locking a table for a write decided on the state
 // an instance kept of it, failing the transaction (ErrNotFound) unless the
-// table row is the one whose digest TableAppend gave (rowDigest) and the
+// table row is the version TableAppend gave (rowVersion) and the
 // round in play is as ActionsDigest describes it (actionsDigest).
-func (b *Batch) TableLockKept(tableID int64, rowDigest, actionsDigest string) {
+func (b *Batch) TableLockKept(tableID int64, rowVersion, actionsDigest string) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableLockKept(b.ctx, q, dbsqlc.TableLockKeptParams{TableID: tableID, RowDigest: rowDigest,
+		return queries.TableLockKept(b.ctx, q, dbsqlc.TableLockKeptParams{TableID: tableID, RowVersion: rowVersion,
 			ActionsDigest: actionsDigest})
 	})
 }
@@ -269,13 +269,13 @@ func (b *Batch) TableLockKept(tableID int64, rowDigest, actionsDigest string) {
 // TableLockKeptRoyale is TableLockKept at a Battleship Royale table: the
 // game in play is the one numbered game, started by event eventSeq, with
 // actions actions, each of which reads (game 0: none was played).
-func (b *Batch) TableLockKeptRoyale(tableID int64, rowDigest string, game int, eventSeq int64, actions int) {
+func (b *Batch) TableLockKeptRoyale(tableID int64, rowVersion string, game int, eventSeq int64, actions int) {
 	var kept string
 	if game > 0 {
 		kept = fmt.Sprintf("%d:%d:%d:0", game, eventSeq, actions)
 	}
 	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableLockKeptRoyale(b.ctx, q, dbsqlc.TableLockKeptRoyaleParams{TableID: tableID, RowDigest: rowDigest,
+		return queries.TableLockKeptRoyale(b.ctx, q, dbsqlc.TableLockKeptRoyaleParams{TableID: tableID, RowVersion: rowVersion,
 			Game: kept})
 	})
 }

@@ -47,9 +47,9 @@ type cachedState struct {
 	// royale says st holds the latest Battleship Royale game (the write
 	// that left it read it: target.royale).
 	royale bool
-	// digest is the table row's digest after that write, which a write in
-	// one round trip checks the row against (kept.go).
-	digest string
+	// version is the table row's version after that write, which a write
+	// in one round trip checks the row against (kept.go).
+	version string
 }
 
 // maxCachedStates bounds the cache: a state is a few kilobytes (a table's

@@ -11,9 +11,9 @@ import (
 // A write in one round trip. When this instance kept a table's state
 // (cache.go), a write is decided on that state before the database is
 // asked anything, and sent in one batch: BEGIN, the lock with its check
-// that the table is exactly as kept (db.Batch.TableLockKept: the row to the
-// byte, by the digest TableAppend gave after the last write here, and the
-// round in play, action by action), the write's statements and COMMIT.
+// that the table is exactly as kept (db.Batch.TableLockKept: the row's
+// version, which TableAppend gave after the last write here and any change
+// to the row replaces, and the game in play: a round action by action), the write's statements and COMMIT.
 // The check fails when anything changed since: a write of another
 // instance (or one that waited for the lock), an Idempotency-Key stored
 // before (its answer's insert conflicts), a round changed behind the
@@ -38,7 +38,7 @@ func (s *Service) writeKept(ctx context.Context, t target, k Key, do func(w *wri
 	lock := db.NewBatch(ctx)
 	lock.Begin()
 	who, authErr := authenticate(t.token, t.hash, kept.st.row, kept.st.players)
-	if kept.digest == "" || authErr != nil || !kept.st.game.lockKept(lock, kept.digest) {
+	if kept.version == "" || authErr != nil || !kept.st.game.lockKept(lock, kept.version) {
 		s.states.keep(t.tableID, kept) // untouched: the full path takes it
 		return Reply{}, false, nil
 	}
@@ -78,7 +78,7 @@ func rolledBack(err error) bool {
 
 // keepState keeps the state a committed write left, when the write says
 // it is the one the database now holds (writer.keep): with the table row
-// as the write left it and the row's digest, for the next write's check.
+// as the write left it and the row's version, for the next write's check.
 func (s *Service) keepState(t target, w *writer) {
 	if !w.keep {
 		return
@@ -88,5 +88,5 @@ func (s *Service) keepState(t target, w *writer) {
 		st.accounts = w.ledger.Accounts()
 	}
 	st.row.Head, st.row.HeadSeal, st.row.Rounds = w.head, w.headSeal, w.rounds
-	s.states.keep(t.tableID, cachedState{head: w.head, st: st, royale: t.royale, digest: w.digest})
+	s.states.keep(t.tableID, cachedState{head: w.head, st: st, royale: t.royale, version: w.version})
 }

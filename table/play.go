@@ -21,9 +21,9 @@ type tableGame interface {
 	stored(l db.Loaded) bool
 	// lockKept queues, for a write decided on the kept state in one
 	// round trip (kept.go), the table's lock with its check that the row
-	// is the one whose digest is rowDigest and the game in play is the
+	// is at version rowVersion and the game in play is the
 	// one kept. false: the game's writes always read the table (a crew).
-	lockKept(b *db.Batch, rowDigest string) bool
+	lockKept(b *db.Batch, rowVersion string) bool
 	// refusal is how the table is described to a request of another
 	// game's ("plays Battleship Royale, which has games, not rounds").
 	refusal() string

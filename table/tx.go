@@ -95,10 +95,11 @@ type writer struct {
 	// for the table's next write (stateCache). Writes that do not say so
 	// leave the next one to read the table whole.
 	keep bool
-	// headSeal and digest are, once the write committed, the table row's
-	// seal of its new head and the row's digest (db.Batch.TableAppend).
+	// headSeal and version are, once the write committed, the table
+	// row's seal of its new head and the row's version
+	// (db.Batch.TableAppend).
 	headSeal []byte
-	digest   string
+	version  string
 }
 
 // target is the table a write is about and how its caller is known: by
@@ -287,7 +288,7 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 		h.Key = db.IdempotencyKey{TableID: kt, Scope: k.scope, Key: w.keys.StoredKey(k.Key), RequestHash: k.Hash,
 			Status: answer.Status, Body: w.keys.Lock(answer.Body, keyContext(kt, k)), ContentType: answer.ContentType}
 	}
-	w.out.TableAppend(id, h, &w.digest)
+	w.out.TableAppend(id, h, &w.version)
 	w.out.Commit()
 	if err := w.out.Send(w.conn); err != nil {
 		return Reply{}, err

@@ -36,14 +36,14 @@ SELECT * FROM tables WHERE id = @id;
 -- name: TableLockKept :exec
 -- TableLockKept locks a table for a write that an instance decided on the
 -- state it kept of the table (table/cache.go), and fails unless the table
--- is exactly as kept: its row, to the byte (row_digest, the md5 of the row
--- as TableAppend returned it after that instance's last write), and the
--- round in play, whose number and actions actions_digest is
--- (db.ActionsDigest; '' with no round). A row changed by any write
--- since, or a round changed behind the service's back, fails it; so does
--- a row a concurrent writer changed while this one waited for the lock
--- (FOR UPDATE compares the row's newest version).
-SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND md5(t::text) = @row_digest::text
+-- is exactly as kept: its row is the version TableAppend returned after
+-- that instance's last write (row_version, the row's xmin: any change to
+-- the row, by a write or by hand, makes a new version), and the round in
+-- play is the one whose number and actions actions_digest describes
+-- (db.ActionsDigest; '' with no round). A row that a concurrent writer
+-- changed while this one waited for the lock fails it too (FOR UPDATE
+-- compares the row's newest version).
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND t.xmin::text = @row_version::text
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT md5(r.number || ':' || coalesce((
@@ -61,7 +61,7 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @
 -- number, the event that started it, how many actions it has and that
 -- every one of them reads (its columns and body agree); game is
 -- 'number:event:actions:0', '' with no game.
-SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND md5(t::text) = @row_digest::text
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND t.xmin::text = @row_version::text
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT g.number || ':' || g.event_seq || ':' || c.action_count || ':' || c.unread
@@ -133,7 +133,7 @@ WITH actions AS (
     UPDATE tables AS t SET event_seq = @head_seq::bigint, event_hash = @head_hash::bytea, head_seal = @head_seal::bytea,
         rounds = @rounds::int
     WHERE t.id = @table_id
-    RETURNING md5(t::text) AS digest
+    RETURNING t.xmin::text AS version
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
                                   created_at)
@@ -146,7 +146,7 @@ SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality(@action
        tally_expect((SELECT count(*) FROM settled), CASE WHEN @settles::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
        tally_expect((SELECT count(*) FROM reopened), CASE WHEN @reopens::int > 0 THEN 1 ELSE 0 END, 'a settled round to reopen'),
        tally_expect((SELECT count(*) FROM voided), CASE WHEN @voids::int > 0 THEN 1 ELSE 0 END, 'a round to reverse'),
-       (SELECT h.digest FROM head h)::text AS row_digest;
+       (SELECT h.version FROM head h)::text AS row_version;
 
 -- name: TableNotify :exec
 -- TableNotify announces a change to the tally processes listening (every

@@ -70,7 +70,7 @@ WITH actions AS (
     UPDATE tables AS t SET event_seq = $32::bigint, event_hash = $33::bytea, head_seal = $34::bytea,
         rounds = $35::int
     WHERE t.id = $15
-    RETURNING md5(t::text) AS digest
+    RETURNING t.xmin::text AS version
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
                                   created_at)
@@ -83,7 +83,7 @@ SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int
        tally_expect((SELECT count(*) FROM settled), CASE WHEN $3::int > 0 THEN 1 ELSE 0 END, 'an open round to settle'),
        tally_expect((SELECT count(*) FROM reopened), CASE WHEN $4::int > 0 THEN 1 ELSE 0 END, 'a settled round to reopen'),
        tally_expect((SELECT count(*) FROM voided), CASE WHEN $5::int > 0 THEN 1 ELSE 0 END, 'a round to reverse'),
-       (SELECT h.digest FROM head h)::text AS row_digest
+       (SELECT h.version FROM head h)::text AS row_version
 `
 
 type TableAppendParams struct {
@@ -136,7 +136,7 @@ type TableAppendRow struct {
 	TallyExpect_3 int64
 	TallyExpect_4 int64
 	TallyExpect_5 int64
-	RowDigest     string
+	RowVersion    string
 }
 
 // TableAppend writes, in one statement, what a write adds to a table's
@@ -201,7 +201,7 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		&i.TallyExpect_3,
 		&i.TallyExpect_4,
 		&i.TallyExpect_5,
-		&i.RowDigest,
+		&i.RowVersion,
 	)
 	return i, err
 }
@@ -401,7 +401,7 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 }
 
 const tableLockKept = `-- name: TableLockKept :exec
-SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND md5(t::text) = $2::text
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND t.xmin::text = $2::text
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT md5(r.number || ':' || coalesce((
@@ -416,26 +416,26 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $
 
 type TableLockKeptParams struct {
 	TableID       int64
-	RowDigest     string
+	RowVersion    string
 	ActionsDigest string
 }
 
 // TableLockKept locks a table for a write that an instance decided on the
 // state it kept of the table (table/cache.go), and fails unless the table
-// is exactly as kept: its row, to the byte (row_digest, the md5 of the row
-// as TableAppend returned it after that instance's last write), and the
-// round in play, whose number and actions actions_digest is
-// (db.ActionsDigest; ” with no round). A row changed by any write
-// since, or a round changed behind the service's back, fails it; so does
-// a row a concurrent writer changed while this one waited for the lock
-// (FOR UPDATE compares the row's newest version).
+// is exactly as kept: its row is the version TableAppend returned after
+// that instance's last write (row_version, the row's xmin: any change to
+// the row, by a write or by hand, makes a new version), and the round in
+// play is the one whose number and actions actions_digest describes
+// (db.ActionsDigest; ” with no round). A row that a concurrent writer
+// changed while this one waited for the lock fails it too (FOR UPDATE
+// compares the row's newest version).
 func (q *Queries) TableLockKept(ctx context.Context, db DBTX, arg TableLockKeptParams) error {
-	_, err := db.Exec(ctx, tableLockKept, arg.TableID, arg.RowDigest, arg.ActionsDigest)
+	_, err := db.Exec(ctx, tableLockKept, arg.TableID, arg.RowVersion, arg.ActionsDigest)
 	return err
 }
 
 const tableLockKeptRoyale = `-- name: TableLockKeptRoyale :exec
-SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND md5(t::text) = $2::text
+SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND t.xmin::text = $2::text
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT g.number || ':' || g.event_seq || ':' || c.action_count || ':' || c.unread
@@ -450,9 +450,9 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $
 `
 
 type TableLockKeptRoyaleParams struct {
-	TableID   int64
-	RowDigest string
-	Game      string
+	TableID    int64
+	RowVersion string
+	Game       string
 }
 
 // TableLockKeptRoyale is TableLockKept at a Battleship Royale table: the
@@ -461,7 +461,7 @@ type TableLockKeptRoyaleParams struct {
 // every one of them reads (its columns and body agree); game is
 // 'number:event:actions:0', ” with no game.
 func (q *Queries) TableLockKeptRoyale(ctx context.Context, db DBTX, arg TableLockKeptRoyaleParams) error {
-	_, err := db.Exec(ctx, tableLockKeptRoyale, arg.TableID, arg.RowDigest, arg.Game)
+	_, err := db.Exec(ctx, tableLockKeptRoyale, arg.TableID, arg.RowVersion, arg.Game)
 	return err
 }
 
