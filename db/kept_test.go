@@ -51,7 +51,7 @@ func TestTheKeptCheck(t *testing.T) {
 	actions := []db.Action{
 		{Seq: 1, EventSeq: 3, Action: game.Action{Player: bob.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}, ByHost: &yes},
 		{Seq: 2, EventSeq: 4, Action: game.Action{Player: bob.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}}, ByHost: &no},
-		{Seq: 3, EventSeq: 5, Voids: 2, Reason: "misread, it was a 2", Action: game.Action{Player: bob.ID, Kind: "void"}, ByHost: &yes},
+		{Seq: 3, EventSeq: 5, Voids: 2, Reason: "misread: it was a 2 — désolé", Action: game.Action{Player: bob.ID, Kind: "void"}, ByHost: &yes},
 		{Seq: 4, EventSeq: 6, Action: game.Action{Player: ann.ID, Kind: game.ActionStand}, ByHost: &no},
 	}
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: game.RoundSetup{Players: []game.PlayerID{bob.ID, ann.ID}},

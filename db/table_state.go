@@ -281,8 +281,10 @@ func (b *Batch) TableLockKeptRoyale(tableID int64, rowVersion string, game int, 
 }
 
 // ActionsDigest describes round number and its actions as TableLockKept
-// computes it of the stored round: what table.sameActions compares of each
-// action, in order. Round 0 (no round) is "".
+// computes it of the stored round: the MD5 of what table.sameActions
+// compares of each action, in order (a change-detector, not a seal: the
+// chain's hashes and seals are what make history tamper-evident). Round 0
+// (no round) is "".
 func ActionsDigest(number int, actions []Action) string {
 	if number == 0 {
 		return ""
@@ -300,7 +302,7 @@ func ActionsDigest(number int, actions []Action) string {
 		b = append(b, '|')
 		b = strconv.AppendInt(b, int64(a.Voids), 10)
 		b = append(b, '|')
-		b = appendMD5(b, a.Reason)
+		b = appendText(b, a.Reason)
 		b = append(b, '|')
 		if a.ByHost != nil {
 			b = strconv.AppendBool(b, *a.ByHost)
@@ -313,14 +315,17 @@ func ActionsDigest(number int, actions []Action) string {
 		if a.Action.Kind == game.ActionRoll && a.Action.Roll != nil {
 			b = append(b, arrayLiteral(a.Action.Roll.Dice)...)
 			b = append(b, arrayLiteral(a.Action.Roll.Rethrow)...)
-			b = appendMD5(b, a.Action.Roll.Path)
+			b = appendText(b, a.Action.Roll.Path)
 		}
 	}
-	return string(appendMD5(nil, string(b)))
+	sum := md5.Sum(b) // as PostgreSQL's md5() gives it, in hex
+	return hex.EncodeToString(sum[:])
 }
 
-// appendMD5 appends the hex of s's MD5, as PostgreSQL's md5() gives it.
-func appendMD5(b []byte, s string) []byte {
-	sum := md5.Sum([]byte(s))
-	return hex.AppendEncode(b, sum[:])
+// appendText appends s after its length in bytes, so that no text can
+// read as the fields after it.
+func appendText(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }

@@ -405,9 +405,11 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT md5(r.number || ':' || coalesce((
-               SELECT string_agg(concat_ws('|', a.seq, coalesce(a.event_seq, 0), coalesce(a.voids, 0), md5(a.reason),
-                                           coalesce(a.by_host::text, ''), a.player_id, a.kind,
-                                           CASE WHEN a.kind = 'roll' THEN a.dice::text || a.rethrow::text || md5(a.path) ELSE '' END),
+               SELECT string_agg(concat_ws('|', a.seq, coalesce(a.event_seq, 0), coalesce(a.voids, 0),
+                                           octet_length(a.reason) || ':' || a.reason, coalesce(a.by_host::text, ''),
+                                           a.player_id, a.kind,
+                                           CASE WHEN a.kind = 'roll' THEN a.dice::text || a.rethrow::text || octet_length(a.path) || ':' || a.path
+                                                ELSE '' END),
                                  E'\n' ORDER BY a.seq)
                FROM round_actions a WHERE a.table_id = $1 AND a.round_id = r.id), ''))
            FROM rounds r WHERE r.table_id = $1 ORDER BY r.number DESC LIMIT 1), '') = $3::text
