@@ -55,7 +55,8 @@ func TestBobPaysAnnFromSettleUp(t *testing.T) {
 	host.tap(`[data-testid=go-money]`)
 	setUnitValue(host, "GBP", "0.25", "1 chip = £0.25")
 
-	annPhone := newPhone(t, browser, srv.URL, "ann")
+	// Ann's phone is on the bar's wifi: the LAN address, over plain http.
+	annPhone := newPhone(t, browser, lanAddress(srv, "tally.lan"), "ann")
 	annPhone.joinBySeat(m.JoinCode, "Ann")
 	annPhone.tap(`[data-testid=go-money]`)
 	annPhone.addHandle("Monzo", map[string]string{"handle": "annsmith"})
@@ -243,7 +244,8 @@ func TestAClaimMadeOfflineIsSentLater(t *testing.T) {
 	srv.setDown(false)
 	bobPhone.setOffline(false)
 	bobPhone.waitFor("the claim sent", `!document.querySelector('[data-testid=waiting]')`)
-	annPhone := newPhone(t, browser, srv.URL, "ann")
+	// Ann's phone is on the bar's wifi: the LAN address, over plain http.
+	annPhone := newPhone(t, browser, lanAddress(srv, "tally.lan"), "ann")
 	annPhone.joinBySeat(m.JoinCode, "Ann")
 	annPhone.tap(`[data-testid=go-money]`)
 	annPhone.waitText(`[data-testid=claim]`, "Bob says they sent you €2.00. Received?")
