@@ -28,7 +28,7 @@ func TestTheKeptCheck(t *testing.T) {
 	check := func(rowVersion, actionsDigest string) error {
 		b := db.NewBatch(ctx)
 		b.Begin()
-		b.TableLockKept(tbl.ID, rowVersion, actionsDigest)
+		b.TableLockKept(tbl.ID, rowVersion, tbl.HostTokenHash, actionsDigest)
 		b.Commit()
 		return send(t, pool, b)
 	}
@@ -99,7 +99,7 @@ func TestTheKeptCheck(t *testing.T) {
 		t.Fatalf("changing an action by hand: %v, %v", tag, err)
 	}
 	b.Begin()
-	b.TableLockKept(tbl.ID, version, db.ActionsDigest(1, actions))
+	b.TableLockKept(tbl.ID, version, tbl.HostTokenHash, db.ActionsDigest(1, actions))
 	b.TableClose(tbl.ID, time.Now())
 	b.Commit()
 	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {

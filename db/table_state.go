@@ -259,9 +259,9 @@ func sized[T any](n int) []T {
 // an instance kept of it, failing the transaction (ErrNotFound) unless the
 // table row is the version TableAppend gave (rowVersion) and the
 // round in play is as ActionsDigest describes it (actionsDigest).
-func (b *Batch) TableLockKept(tableID int64, rowVersion, actionsDigest string) {
+func (b *Batch) TableLockKept(tableID int64, rowVersion string, tokenHash []byte, actionsDigest string) {
 	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableLockKept(b.ctx, q, dbsqlc.TableLockKeptParams{TableID: tableID, RowVersion: rowVersion,
+		return queries.TableLockKept(b.ctx, q, dbsqlc.TableLockKeptParams{TableID: tableID, RowVersion: rowVersion, TokenHash: tokenHash,
 			ActionsDigest: actionsDigest})
 	})
 }
@@ -269,13 +269,13 @@ func (b *Batch) TableLockKept(tableID int64, rowVersion, actionsDigest string) {
 // TableLockKeptRoyale is TableLockKept at a Battleship Royale table: the
 // game in play is the one numbered game, started by event eventSeq, with
 // actions actions, each of which reads (game 0: none was played).
-func (b *Batch) TableLockKeptRoyale(tableID int64, rowVersion string, game int, eventSeq int64, actions int) {
+func (b *Batch) TableLockKeptRoyale(tableID int64, rowVersion string, tokenHash []byte, game int, eventSeq int64, actions int) {
 	var kept string
 	if game > 0 {
 		kept = fmt.Sprintf("%d:%d:%d:0", game, eventSeq, actions)
 	}
 	b.exec(func(q dbsqlc.DBTX) error {
-		return queries.TableLockKeptRoyale(b.ctx, q, dbsqlc.TableLockKeptRoyaleParams{TableID: tableID, RowVersion: rowVersion,
+		return queries.TableLockKeptRoyale(b.ctx, q, dbsqlc.TableLockKeptRoyaleParams{TableID: tableID, RowVersion: rowVersion, TokenHash: tokenHash,
 			Game: kept})
 	})
 }

@@ -169,7 +169,7 @@ func agreeCached(t testing.TB, f *fixture, tableID int64) int {
 	// (kept.go): its check passes on the table as it is.
 	b = db.NewBatch(f.ctx)
 	b.Begin()
-	if kept.game.lockKept(b, e.version) {
+	if kept.game.lockKept(b, e.version, kept.row.HostTokenHash) {
 		b.Rollback()
 		if err := b.Send(conn); err != nil {
 			t.Fatalf("the next write here would not be decided on the kept state: %v", err)

@@ -16,18 +16,18 @@ type crewGame struct {
 	books []nightHistory
 }
 
-func (crewGame) resume(db.Loaded) error          { return nil }
-func (crewGame) stored(db.Loaded) bool           { return true }
-func (crewGame) lockKept(*db.Batch, string) bool { return false }
-func (crewGame) refusal() string                 { return "is a crew, which plays no rounds: make a night for it" }
-func (crewGame) underway() error                 { return nil }
-func (crewGame) leaving(db.Player) error         { return nil }
-func (crewGame) freeing(db.Player) error         { return nil }
-func (crewGame) claiming(db.Player) error        { return nil }
-func (crewGame) closing() error                  { return nil }
-func (crewGame) played() []game.PlayerID         { return nil }
-func (crewGame) view(v *TableView)               { v.Kind = db.GameCrew }
-func (crewGame) checkpointed() bool              { return false }
+func (crewGame) resume(db.Loaded) error                  { return nil }
+func (crewGame) stored(db.Loaded) bool                   { return true }
+func (crewGame) lockKept(*db.Batch, string, []byte) bool { return false }
+func (crewGame) refusal() string                         { return "is a crew, which plays no rounds: make a night for it" }
+func (crewGame) underway() error                         { return nil }
+func (crewGame) leaving(db.Player) error                 { return nil }
+func (crewGame) freeing(db.Player) error                 { return nil }
+func (crewGame) claiming(db.Player) error                { return nil }
+func (crewGame) closing() error                          { return nil }
+func (crewGame) played() []game.PlayerID                 { return nil }
+func (crewGame) view(v *TableView)                       { v.Kind = db.GameCrew }
+func (crewGame) checkpointed() bool                      { return false }
 func (crewGame) ownMoney(e db.JournalEntry) error {
 	return fmt.Errorf("%w: event %d (%s) is not a buy-in, cash-out or payment; only those are reversed on their own", ErrNotCorrectable, e.EventSeq, e.Kind)
 }

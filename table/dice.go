@@ -32,12 +32,12 @@ func (d *diceGame) stored(l db.Loaded) bool {
 }
 
 // lockKept checks the round in play action by action.
-func (d *diceGame) lockKept(b *db.Batch, rowVersion string) bool {
+func (d *diceGame) lockKept(b *db.Batch, rowVersion string, tokenHash []byte) bool {
 	number, actions := 0, []db.Action(nil)
 	if d.last != nil {
 		number, actions = d.last.row.Number, d.last.actions
 	}
-	b.TableLockKept(d.st.row.ID, rowVersion, db.ActionsDigest(number, actions))
+	b.TableLockKept(d.st.row.ID, rowVersion, tokenHash, db.ActionsDigest(number, actions))
 	return true
 }
 

@@ -38,7 +38,7 @@ func (s *Service) writeKept(ctx context.Context, t target, k Key, do func(w *wri
 	lock := db.NewBatch(ctx)
 	lock.Begin()
 	who, authErr := authenticate(t.token, t.hash, kept.st.row, kept.st.players)
-	if kept.version == "" || authErr != nil || !kept.st.game.lockKept(lock, kept.version) {
+	if kept.version == "" || authErr != nil || !kept.st.game.lockKept(lock, kept.version, t.hash) {
 		s.states.keep(t.tableID, kept) // untouched: the full path takes it
 		return Reply{}, false, nil
 	}

@@ -23,7 +23,7 @@ type tableGame interface {
 	// round trip (kept.go), the table's lock with its check that the row
 	// is at version rowVersion and the game in play is the
 	// one kept. false: the game's writes always read the table (a crew).
-	lockKept(b *db.Batch, rowVersion string) bool
+	lockKept(b *db.Batch, rowVersion string, tokenHash []byte) bool
 	// refusal is how the table is described to a request of another
 	// game's ("plays Battleship Royale, which has games, not rounds").
 	refusal() string

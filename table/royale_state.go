@@ -78,11 +78,11 @@ func (r *royaleTable) stored(l db.Loaded) bool {
 // lockKept checks the game in play as RoyaleLatestSince does: its
 // number, the event that started it, its count of actions and that they
 // all read (stored).
-func (r *royaleTable) lockKept(b *db.Batch, rowVersion string) bool {
+func (r *royaleTable) lockKept(b *db.Batch, rowVersion string, tokenHash []byte) bool {
 	if g := r.latest; g != nil {
-		b.TableLockKeptRoyale(r.st.row.ID, rowVersion, g.row.Number, g.row.EventSeq, len(g.actions))
+		b.TableLockKeptRoyale(r.st.row.ID, rowVersion, tokenHash, g.row.Number, g.row.EventSeq, len(g.actions))
 	} else {
-		b.TableLockKeptRoyale(r.st.row.ID, rowVersion, 0, 0, 0)
+		b.TableLockKeptRoyale(r.st.row.ID, rowVersion, tokenHash, 0, 0, 0)
 	}
 	return true
 }

@@ -44,6 +44,8 @@ SELECT * FROM tables WHERE id = @id;
 -- changed while this one waited for the lock fails it too (FOR UPDATE
 -- compares the row's newest version).
 SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND t.xmin::text = @row_version::text
+                                             AND (t.host_token_hash = @token_hash OR t.audit_token_hash = @token_hash
+                                                  OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = @table_id AND p.token_hash = @token_hash))
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT md5(r.number || ':' || coalesce((
@@ -64,6 +66,8 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @
 -- every one of them reads (its columns and body agree); game is
 -- 'number:event:actions:0', '' with no game.
 SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND t.xmin::text = @row_version::text
+                                             AND (t.host_token_hash = @token_hash OR t.audit_token_hash = @token_hash
+                                                  OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = @table_id AND p.token_hash = @token_hash))
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT g.number || ':' || g.event_seq || ':' || c.action_count || ':' || c.unread

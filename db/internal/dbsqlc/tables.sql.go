@@ -402,6 +402,8 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 
 const tableLockKept = `-- name: TableLockKept :exec
 SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND t.xmin::text = $2::text
+                                             AND (t.host_token_hash = $3 OR t.audit_token_hash = $3
+                                                  OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = $1 AND p.token_hash = $3))
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT md5(r.number || ':' || coalesce((
@@ -412,13 +414,14 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $
                                                 ELSE '' END),
                                  E'\n' ORDER BY a.seq)
                FROM round_actions a WHERE a.table_id = $1 AND a.round_id = r.id), ''))
-           FROM rounds r WHERE r.table_id = $1 ORDER BY r.number DESC LIMIT 1), '') = $3::text
+           FROM rounds r WHERE r.table_id = $1 ORDER BY r.number DESC LIMIT 1), '') = $4::text
            THEN 1 ELSE 0 END, 1, 'the round in play as this instance kept it')
 `
 
 type TableLockKeptParams struct {
 	TableID       int64
 	RowVersion    string
+	TokenHash     []byte
 	ActionsDigest string
 }
 
@@ -432,12 +435,19 @@ type TableLockKeptParams struct {
 // changed while this one waited for the lock fails it too (FOR UPDATE
 // compares the row's newest version).
 func (q *Queries) TableLockKept(ctx context.Context, db DBTX, arg TableLockKeptParams) error {
-	_, err := db.Exec(ctx, tableLockKept, arg.TableID, arg.RowVersion, arg.ActionsDigest)
+	_, err := db.Exec(ctx, tableLockKept,
+		arg.TableID,
+		arg.RowVersion,
+		arg.TokenHash,
+		arg.ActionsDigest,
+	)
 	return err
 }
 
 const tableLockKeptRoyale = `-- name: TableLockKeptRoyale :exec
 SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $1 AND t.xmin::text = $2::text
+                                             AND (t.host_token_hash = $3 OR t.audit_token_hash = $3
+                                                  OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = $1 AND p.token_hash = $3))
                                            FOR UPDATE OF t) k), 1, 'the table as this instance kept it'),
        tally_expect(CASE WHEN coalesce((
            SELECT g.number || ':' || g.event_seq || ':' || c.action_count || ':' || c.unread
@@ -447,13 +457,14 @@ SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = $
                                                     OR a.player_id IS DISTINCT FROM coalesce((a.action ->> 'player')::bigint, 0)) AS unread
                          FROM royale_actions a WHERE a.table_id = $1 AND a.game = g.number) c
            WHERE g.table_id = $1
-           ORDER BY g.number DESC LIMIT 1), '') = $3::text
+           ORDER BY g.number DESC LIMIT 1), '') = $4::text
            THEN 1 ELSE 0 END, 1, 'the Battleship Royale game as this instance kept it')
 `
 
 type TableLockKeptRoyaleParams struct {
 	TableID    int64
 	RowVersion string
+	TokenHash  []byte
 	Game       string
 }
 
@@ -463,7 +474,12 @@ type TableLockKeptRoyaleParams struct {
 // every one of them reads (its columns and body agree); game is
 // 'number:event:actions:0', ” with no game.
 func (q *Queries) TableLockKeptRoyale(ctx context.Context, db DBTX, arg TableLockKeptRoyaleParams) error {
-	_, err := db.Exec(ctx, tableLockKeptRoyale, arg.TableID, arg.RowVersion, arg.Game)
+	_, err := db.Exec(ctx, tableLockKeptRoyale,
+		arg.TableID,
+		arg.RowVersion,
+		arg.TokenHash,
+		arg.Game,
+	)
 	return err
 }
 
