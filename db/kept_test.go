@@ -87,6 +87,18 @@ func TestTheKeptCheck(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrNotFound", c.what, err)
 		}
 	}
+	b.Begin()
+	b.TableLockKept(tbl.ID, version, hash32("a token the table does not know"), db.ActionsDigest(1, actions))
+	b.Commit()
+	if err := send(t, pool, b); !errors.Is(err, db.ErrNotFound) {
+		t.Errorf("a token the table does not know: err = %v, want ErrNotFound", err)
+	}
+	b.Begin()
+	b.TableLockKept(tbl.ID, version, bob.TokenHash, db.ActionsDigest(1, actions))
+	b.Commit()
+	if err := send(t, pool, b); err != nil {
+		t.Errorf("a player's token: %v", err)
+	}
 
 	// An action changed by hand, behind the service's back: the check
 	// fails, and the transaction it began commits nothing after it.

@@ -257,8 +257,9 @@ func sized[T any](n int) []T {
 
 // TableLockKept queues locking a table for a write decided on the state
 // an instance kept of it, failing the transaction (ErrNotFound) unless the
-// table row is the version TableAppend gave (rowVersion) and the
-// round in play is as ActionsDigest describes it (actionsDigest).
+// table row is the version TableAppend gave (rowVersion), the token whose
+// hash is tokenHash is still one of the table's (as TableLockAs asks) and
+// the round in play is as ActionsDigest describes it (actionsDigest).
 func (b *Batch) TableLockKept(tableID int64, rowVersion string, tokenHash []byte, actionsDigest string) {
 	b.exec(func(q dbsqlc.DBTX) error {
 		return queries.TableLockKept(b.ctx, q, dbsqlc.TableLockKeptParams{TableID: tableID, RowVersion: rowVersion, TokenHash: tokenHash,

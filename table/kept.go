@@ -11,22 +11,25 @@ import (
 // A write in one round trip. When this instance kept a table's state
 // (cache.go), a write is decided on that state before the database is
 // asked anything, and sent in one batch: BEGIN, the lock with its check
-// that the table is exactly as kept (db.Batch.TableLockKept: the row's
+// of what the state was kept at (db.Batch.TableLockKept: the row's
 // version, which TableAppend gave after the last write here and any change
-// to the row replaces, and the game in play: a round action by action), the write's statements and COMMIT.
-// The check fails when anything changed since: a write of another
-// instance (or one that waited for the lock), an Idempotency-Key stored
-// before (its answer's insert conflicts), a round changed behind the
-// service's back. The transaction then commits nothing, and the write runs
+// to the row replaces; the caller's token, still the table's; the game in
+// play, a round action by action), the write's statements and COMMIT.
+// The check fails on a write of another instance (or one that waited for
+// the lock), an Idempotency-Key stored before (its answer's insert
+// conflicts), a token revoked or a round changed behind the service's
+// back. Like the kept state (cache.go), it trusts the chain head for the
+// rest. The transaction then commits nothing, and the write runs
 // again as every other does (Service.writeOnce): it reads the table under
 // its lock and is judged on what it reads. A write's answer is the same
 // either way; only the round trips differ.
 
 // writeKept runs a write in one round trip on the state kept of its table.
 // done is false when it made no change and the write is to run in full:
-// nothing kept, a game whose writes always read (a crew), a token the kept state does not know (its refusal is the full
-// path's), a request refused on the kept state (judged again on the
-// stored one), or a check that failed.
+// nothing kept, a game whose writes always read (a crew), a token the
+// kept state does not know (its refusal is the full path's), a request
+// refused on the kept state (judged again on the stored one), or a check
+// that failed.
 func (s *Service) writeKept(ctx context.Context, t target, k Key, do func(w *writer) (any, error)) (reply Reply, done bool, err error) {
 	if t.open || t.also != nil {
 		return Reply{}, false, nil

@@ -40,7 +40,9 @@ SELECT * FROM tables WHERE id = @id;
 -- that instance's last write (row_version, the row's xmin: any change to
 -- the row, by a write or by hand, makes a new version), and the round in
 -- play is the one whose number and actions actions_digest describes
--- (db.ActionsDigest; '' with no round). A row that a concurrent writer
+-- (db.ActionsDigest; '' with no round). The caller's token (token_hash)
+-- must still be the host's, the auditor's or a player's, as TableLockAs
+-- asks: a token revoked by hand locks nothing. A row that a concurrent writer
 -- changed while this one waited for the lock fails it too (FOR UPDATE
 -- compares the row's newest version).
 SELECT tally_expect((SELECT count(*) FROM (SELECT 1 FROM tables t WHERE t.id = @table_id AND t.xmin::text = @row_version::text

@@ -431,7 +431,9 @@ type TableLockKeptParams struct {
 // that instance's last write (row_version, the row's xmin: any change to
 // the row, by a write or by hand, makes a new version), and the round in
 // play is the one whose number and actions actions_digest describes
-// (db.ActionsDigest; ” with no round). A row that a concurrent writer
+// (db.ActionsDigest; ” with no round). The caller's token (token_hash)
+// must still be the host's, the auditor's or a player's, as TableLockAs
+// asks: a token revoked by hand locks nothing. A row that a concurrent writer
 // changed while this one waited for the lock fails it too (FOR UPDATE
 // compares the row's newest version).
 func (q *Queries) TableLockKept(ctx context.Context, db DBTX, arg TableLockKeptParams) error {
