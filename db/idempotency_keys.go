@@ -18,10 +18,14 @@ type IdempotencyKey struct {
 	Status      int
 	Body        []byte
 	ContentType string
+	// Expired says a key looked up is stored but has expired: out has no
+	// RequestHash, and the key's new request forgets the old answer
+	// (IdempotencyKeyForget) before storing its own.
+	Expired bool
 }
 
 // IdempotencyKeyGet queues looking a key up; an unused or expired key
-// leaves out with no RequestHash.
+// leaves out with no RequestHash (Expired says which).
 func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		return optional(out, func() (dbsqlc.IdempotencyKey, error) {
@@ -33,6 +37,7 @@ func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 				// IdempotencyKeyExpire removes it. The service's clock
 				// says when since is, not the database's, so that the one
 				// clock that stores an answer's time also tells its age.
+				out.Expired = true
 				return nil
 			}
 			*out = IdempotencyKey{TableID: r.TableID, Scope: r.Scope, Key: r.Key, RequestHash: r.RequestHash,
@@ -90,4 +95,14 @@ func (b *Batch) IdempotencyKeyRename(keys []IdempotencyKey, names []string) {
 		p.Olds = append(p.Olds, k.Key)
 	}
 	b.exec(func(q dbsqlc.DBTX) error { return queries.IdempotencyKeyRename(b.ctx, q, p) })
+}
+
+// IdempotencyKeyForget queues removing a stored answer that its writer
+// found expired (IdempotencyKey.Expired), in the write's transaction, so
+// that the key's new answer can be stored.
+func (b *Batch) IdempotencyKeyForget(k KeyRef) {
+	b.exec(func(q dbsqlc.DBTX) error {
+		return queries.IdempotencyKeyForget(b.ctx, q, dbsqlc.IdempotencyKeyForgetParams{TableID: k.TableID, Scope: k.Scope,
+			Key: k.Key})
+	})
 }

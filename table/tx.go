@@ -208,6 +208,9 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	}
 	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: who, st: st, out: db.NewBatch(ctx), head: row.Head,
 		now: s.now(), rounds: row.Rounds}
+	if l.Key.Expired && k.Key != "" {
+		w.out.IdempotencyKeyForget(ref) // its new answer is stored with the write
+	}
 	v, err := do(w)
 	if err != nil {
 		return Reply{}, err

@@ -14,6 +14,12 @@ WHERE table_id = @table_id AND scope = @scope AND key = @key;
 INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type, created_at)
 VALUES (@table_id, @scope, @key, @request_hash, @response_status, @response_body, @response_content_type, @created_at);
 
+-- name: IdempotencyKeyForget :exec
+-- IdempotencyKeyForget removes one stored answer, which its writer read
+-- under the table's lock and found expired, so that the key's new request
+-- can store its own (TableAppend).
+DELETE FROM idempotency_keys WHERE table_id = @table_id AND scope = @scope AND key = @key;
+
 -- name: IdempotencyKeyExpire :execrows
 -- IdempotencyKeyExpire removes at most max answers stored at or before
 -- before, oldest first. It is the one statement that spans every table

@@ -35,6 +35,24 @@ func (q *Queries) IdempotencyKeyExpire(ctx context.Context, db DBTX, arg Idempot
 	return result.RowsAffected(), nil
 }
 
+const idempotencyKeyForget = `-- name: IdempotencyKeyForget :exec
+DELETE FROM idempotency_keys WHERE table_id = $1 AND scope = $2 AND key = $3
+`
+
+type IdempotencyKeyForgetParams struct {
+	TableID int64
+	Scope   string
+	Key     string
+}
+
+// IdempotencyKeyForget removes one stored answer, which its writer read
+// under the table's lock and found expired, so that the key's new request
+// can store its own (TableAppend).
+func (q *Queries) IdempotencyKeyForget(ctx context.Context, db DBTX, arg IdempotencyKeyForgetParams) error {
+	_, err := db.Exec(ctx, idempotencyKeyForget, arg.TableID, arg.Scope, arg.Key)
+	return err
+}
+
 const idempotencyKeyGet = `-- name: IdempotencyKeyGet :one
 SELECT scope, key, request_hash, status, response_status, response_body, response_content_type, created_at, table_id FROM idempotency_keys
 WHERE table_id = $1 AND scope = $2 AND key = $3

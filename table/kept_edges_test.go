@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/tally-dice/tally/game"
 )
@@ -97,4 +98,33 @@ func TestAFrozenRowStillReadsAsKept(t *testing.T) {
 	if f.svc.states.decided.Load() != before {
 		t.Error("a row changed by hand after a freeze passed the kept check")
 	}
+}
+
+// TestAnExpiredKeyStillStoredMakesANewRequest: a key whose answer is older
+// than KeyRetention, which the upkeep has not removed yet, makes a new
+// request (Key), on a kept state too: its answer replaces the expired one.
+func TestAnExpiredKeyStillStoredMakesANewRequest(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, NewTable{Preset: "bar", Players: []string{"Ann", "Bob", "Cy"}})
+	ann := f.players[0]
+	_, err := f.svc.StartRound(f.ctx, f.host, Key{}, StartRoundInput{})
+	noErr(t, err)
+	k := keyed("k1", []byte("body-1"), 201)
+	_, err = f.svc.Deposit(f.ctx, f.host, k, CashInput{Player: ann, Amount: 5})
+	noErr(t, err)
+	n := f.count(`SELECT count(*) FROM journal_transactions WHERE table_id = $1`, f.host.TableID)
+	f.asOwner(`UPDATE idempotency_keys SET created_at = $2 WHERE table_id = $1`, f.host.TableID,
+		f.svc.now().Add(-KeyRetention-time.Hour))
+	r, err := f.svc.Deposit(f.ctx, f.host, k, CashInput{Player: ann, Amount: 5})
+	if err != nil || r.Replayed {
+		t.Fatalf("an expired key still stored: replayed %v, err %v; want a new deposit", r.Replayed, err)
+	}
+	if got := f.count(`SELECT count(*) FROM journal_transactions WHERE table_id = $1`, f.host.TableID); got != n+1 {
+		t.Fatalf("%d journal transactions after the new deposit, want %d", got, n+1)
+	}
+	r, err = f.svc.Deposit(f.ctx, f.host, k, CashInput{Player: ann, Amount: 5})
+	if err != nil || !r.Replayed {
+		t.Fatalf("the key again, now answered anew: replayed %v, err %v; want its replay", r.Replayed, err)
+	}
+	checkInvariants(t, f.ctx, f.pool)
 }
