@@ -128,3 +128,22 @@ func TestAnExpiredKeyStillStoredMakesANewRequest(t *testing.T) {
 	}
 	checkInvariants(t, f.ctx, f.pool)
 }
+
+// TestAnExpiredKeyMakesANewTable: making a table with a key whose answer
+// expired but is still stored makes a new table.
+func TestAnExpiredKeyMakesANewTable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, NewTable{Preset: "bar", Players: []string{"Ann", "Bob"}})
+	k := keyed("make-1", []byte("body-1"), 201)
+	first, err := f.svc.CreateTable(f.ctx, k, NewTable{Preset: "bar", Players: []string{"Cy", "Dee"}})
+	noErr(t, err)
+	f.asOwner(`UPDATE idempotency_keys SET created_at = $1 WHERE table_id = 0`, f.svc.now().Add(-KeyRetention-time.Hour))
+	again, err := f.svc.CreateTable(f.ctx, k, NewTable{Preset: "bar", Players: []string{"Cy", "Dee"}})
+	if err != nil || again.Replayed || again.Value.(Created).Table.ID == first.Value.(Created).Table.ID {
+		t.Fatalf("a table made with an expired key still stored: replayed %v, err %v; want a new table", again.Replayed, err)
+	}
+	replay, err := f.svc.CreateTable(f.ctx, k, NewTable{Preset: "bar", Players: []string{"Cy", "Dee"}})
+	if err != nil || !replay.Replayed {
+		t.Fatalf("the key again: replayed %v, err %v; want the new table's answer", replay.Replayed, err)
+	}
+}

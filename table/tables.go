@@ -183,8 +183,9 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	b := db.NewBatch(ctx)
 	b.Begin()
 	var stored db.IdempotencyKey
+	ref := db.KeyRef{Scope: k.scope, Key: s.keys.StoredKey(k.Key), Since: s.now().Add(-KeyRetention)}
 	if k.Key != "" {
-		b.IdempotencyKeyGet(db.KeyRef{Scope: k.scope, Key: s.keys.StoredKey(k.Key), Since: s.now().Add(-KeyRetention)}, &stored)
+		b.IdempotencyKeyGet(ref, &stored)
 	}
 	b.TableNextID(&t.ID)
 	if err := b.Send(conn); err != nil {
@@ -200,6 +201,9 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	st := &tableState{}
 	w := &writer{ctx: ctx, conn: conn, keys: s.keys, who: Principal{Role: RoleHost, TableID: t.ID}, st: st, out: db.NewBatch(ctx),
 		head: chain.Start(), now: s.now()}
+	if stored.Expired {
+		w.out.IdempotencyKeyForget(ref) // its new answer is stored with the table
+	}
 	w.out.TableInsert(t, &st.row)
 	st.row.ID = t.ID
 	for _, n := range seats {
