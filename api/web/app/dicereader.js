@@ -232,13 +232,14 @@ function normalize(/** @type {Float32Array} */ x) {
 }
 
 /**
- * run passes an image (rows, columns, channels) through a network's layers.
+ * run passes an image (rows, columns, channels) through a network's layers;
+ * vision/dicetrain/parity.py checks it against PyTorch.
  * @param {Layer[]} layers
  * @param {Float32Array} data
  * @param {number} h
  * @param {number} w
  */
-function run(layers, data, h, w) {
+export function run(layers, data, h, w) {
   let c = data.length / (h * w);
   for (const l of layers) {
     if (l.kind === 'pool') {

@@ -11,6 +11,7 @@ import { turnsCard, resultCard, gameCard, names } from './result.js';
 import { advisor } from './advisor.js';
 import { startCard } from './start.js';
 import { roundFixes, reversedCard } from './corrections.js';
+import { cameraTool } from './camera.js';
 
 /** playTab renders the round in play, or the last result and a start button. */
 export function playTab(el, s) {
@@ -223,7 +224,7 @@ function controls(s, r, e, t, next) {
       ['6-5-4', '1-2-3'].map((p) => h('button', { type: 'button', class: e.path === p ? 'on' : '',
         onclick: () => { e.path = p; redraw(); } }, p))) } : null;
     return pad({ need: next.throw, entry: e, onChange: redraw, busy: e.busy, bad: badDie, extra,
-      sendLabel: recordLabel,
+      sendLabel: recordLabel, tool: cameraTool({ need: next.throw, entry: e, onChange: redraw, busy: e.busy }),
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(both ? { path: e.path } : {}) },
         { roll: next.roll }) });
   }
@@ -254,7 +255,7 @@ function controls(s, r, e, t, next) {
     }, dice([f], [], 'md'))));
   return h('div.reroll', picker,
     need > 0 ? pad({ need, entry: e, onChange: redraw, busy: e.busy, bad: badDie, aside: back,
-      sendLabel: recordLabel,
+      sendLabel: recordLabel, tool: cameraTool({ need, entry: e, onChange: redraw, busy: e.busy }),
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(rethrow.length ? { rethrow: [...rethrow] } : {}) },
         { roll: next.roll, before: known ? cargo : null }) }) : back);
 }
