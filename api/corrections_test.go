@@ -279,6 +279,9 @@ func TestTamperedCorrectionsFailTheAudit(t *testing.T) {
 		{name: "a taken-back action's correction pointed elsewhere", sql: []string{
 			`UPDATE round_actions SET voids = 1 WHERE table_id = $1 AND kind = 'void'`,
 		}, want: "round 1 does not replay"},
+		{name: "who took back an action changed", sql: []string{
+			`UPDATE round_actions SET by_host = NOT by_host WHERE table_id = $1 AND kind = 'void'`,
+		}, want: "differs from event"},
 		{name: "a correction removed", sql: []string{
 			`DELETE FROM round_actions WHERE table_id = $1 AND kind = 'void'`,
 		}, want: "records an action the round does not have"},

@@ -33,14 +33,21 @@ type twins struct {
 }
 
 // newTwins makes n tables from one body, each in its own database so that
-// their ids are the same, and joins phones from each.
+// their ids are the same, and joins phones from each. The host's own seat,
+// when body names one (host), plays from the host's phone: its token is
+// the host's.
 func newTwins(t *testing.T, n int, body map[string]any, phones ...string) *twins {
 	t.Helper()
 	tw := &twins{t: t, askers: []string{"host", "audit"}}
+	host, _ := body["host"].(string)
 	for range n {
 		s := newScene(t, body)
 		toks := map[string]string{"host": s.tb.Host, "audit": s.tb.Audit}
 		for _, p := range phones {
+			if p == host {
+				toks[p] = s.tb.Host
+				continue
+			}
 			toks[p] = s.join(p)
 		}
 		tw.tables = append(tw.tables, s)
@@ -270,6 +277,30 @@ func reroll(player int64, dice, rethrow []int) map[string]any {
 	return body
 }
 
+// bothWays runs a test of hidden information twice: with a host who only
+// keeps the books, and with a host who plays seat (its phone is that
+// player's, so it sees that seat's closed rolls and none other).
+func bothWays(t *testing.T, seat string, test func(t *testing.T, host string)) {
+	for _, host := range []string{"", seat} {
+		name := "the host does not play"
+		if host != "" {
+			name = "the host plays " + host
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, host)
+		})
+	}
+}
+
+// withHost is a table's body with the host's own seat, if any.
+func withHost(body map[string]any, host string) map[string]any {
+	if host != "" {
+		body["host"] = host
+	}
+	return body
+}
+
 // TestSealedCargoLeaksToNoOtherToken plays a bar round at a no-overdraft
 // per-point table three times, Bob's closed re-roll showing 3-2, 6-6 (an
 // automatic he could claim) or 5-5. Until the round ends, nobody but Bob
@@ -277,12 +308,17 @@ func reroll(player int64, dice, rethrow []int) map[string]any {
 // flagged the claimable 6-6), not by refusing the same bad throws for Bob
 // (whose words named the cargo, and whose rule depended on it), and not by
 // the refusal of the round's end for money a loser does not have (which
-// named the amount, made of the sealed score).
+// named the amount, made of the sealed score). It is played with a host who
+// does not play, and with the host playing Cy.
 func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
 	t.Parallel()
+	bothWays(t, "Cy", sealedCargoLeaksToNoOtherToken)
+}
+
+func sealedCargoLeaksToNoOtherToken(t *testing.T, host string) {
 	sealed := [][]int{{3, 2}, {6, 6}, {5, 5}}
-	tw := newTwins(t, len(sealed), map[string]any{"preset": "bar", "noOverdraft": true, "players": []string{"Ann", "Bob", "Cy"},
-		"options": map[string]any{"ante": 2, "payoff": "per-point", "stake": 1}}, "Ann", "Bob", "Cy")
+	tw := newTwins(t, len(sealed), withHost(map[string]any{"preset": "bar", "noOverdraft": true, "players": []string{"Ann", "Bob", "Cy"},
+		"options": map[string]any{"ante": 2, "payoff": "per-point", "stake": 1}}, host), "Ann", "Bob", "Cy")
 	tw.askers = append(tw.askers, "Ann", "Cy")
 	first := tw.tables[0]
 	ann, bob, cy := first.id("Ann"), first.id("Bob"), first.id("Cy")
@@ -330,10 +366,11 @@ func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
 	tw.refusedAlike("the auditor throws", "audit", actions, as(bob, roll(1, 1)), 403, "")
 	tw.refusedAlike("a whole turn for Bob", "host", "/rounds/1/turns",
 		map[string]any{"player": bob, "rolls": []any{map[string]any{"dice": []int{6, 5, 4, 1, 1}}}}, 422, "")
-	// A claim for Bob is refused alike where there is no automatic (at
-	// the 6-6 table it would be claimed, and the round would end: the
-	// claim is the lifting of the cup).
-	tw.refusedAlike("a claim for Bob", "host", actions, as(bob, map[string]any{"kind": "claim-automatic"}), 422, "", 0, 2)
+	// A claim for Bob is refused alike at every table, the 6-6 one too:
+	// only Bob's phone saw his dice, so only it may claim (the engine's
+	// answer would be the lifting of the cup).
+	tw.refusedAlike("a claim for Bob", "host", actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
+	tw.refusedAlike("Cy claims for Bob", "Cy", actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
 	tw.readsAlike("after the refusals")
 
 	// The host records Bob's stand: the answer is the host's view, alike
@@ -372,12 +409,17 @@ func TestSealedCargoLeaksToNoOtherToken(t *testing.T) {
 // re-roll names the dice picked up, and whether they are in the cargo
 // depends on the dice under the cup. Only the player's own phone may name
 // them; for everyone else the re-roll of the whole cargo is the same at
-// every table.
+// every table. It is played with a host who does not play, and with the
+// host playing Bob.
 func TestSealedCargoRefusalsAreAlike(t *testing.T) {
 	t.Parallel()
+	bothWays(t, "Bob", sealedCargoRefusalsAreAlike)
+}
+
+func sealedCargoRefusalsAreAlike(t *testing.T, host string) {
 	sealed := [][]int{{6, 3}, {6, 6}, {2, 2}}
-	tw := newTwins(t, len(sealed), map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"},
-		"options": map[string]any{"closedRolls": true, "automatic": true}}, "Ann", "Bob")
+	tw := newTwins(t, len(sealed), withHost(map[string]any{"preset": "classic", "players": []string{"Ann", "Bob"},
+		"options": map[string]any{"closedRolls": true, "automatic": true}}, host), "Ann", "Bob")
 	tw.askers = append(tw.askers, "Bob")
 	ann := tw.tables[0].id("Ann")
 	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
@@ -398,7 +440,7 @@ func TestSealedCargoRefusalsAreAlike(t *testing.T) {
 	} {
 		tw.refusedAlike(fmt.Sprintf("a re-roll of %v for Ann", tc.rethrow), "host", actions, reroll(ann, tc.dice, tc.rethrow), 422, tc.rule)
 	}
-	tw.refusedAlike("a claim for Ann", "host", actions, as(ann, map[string]any{"kind": "claim-automatic"}), 422, "", 0, 2)
+	tw.refusedAlike("a claim for Ann", "host", actions, as(ann, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
 	tw.readsAlike("after the refusals")
 	// The whole cargo, re-rolled for Ann by the host, is recorded alike.
 	tw.streamAlike("Ann's last roll", "host", func() {
@@ -407,6 +449,77 @@ func TestSealedCargoRefusalsAreAlike(t *testing.T) {
 	tw.readsAlike("Ann's turn is over")
 	tw.each(func(i int, s *scene, tok map[string]string) {
 		s.turn(1, "Bob", []int{6, 5, 4, 2, 1})
+		s.auditOK()
+	})
+}
+
+// TestAClosedRollTheHostRecordedLeaksToNoOtherToken: Bob has no phone, and
+// the host's phone records his cargo re-roll under the cup as 3-2, 6-6 or
+// 5-5 at three tables. The host's phone typed the dice and may claim the
+// 6-6 for him; nobody else may tell the tables apart, nor claim for him,
+// with a host who does not play and with a host playing Ann.
+func TestAClosedRollTheHostRecordedLeaksToNoOtherToken(t *testing.T) {
+	t.Parallel()
+	bothWays(t, "Ann", closedRollTheHostRecordedLeaksToNoOtherToken)
+}
+
+func closedRollTheHostRecordedLeaksToNoOtherToken(t *testing.T, host string) {
+	sealed := [][]int{{3, 2}, {6, 6}, {5, 5}}
+	tw := newTwins(t, len(sealed), withHost(map[string]any{"preset": "bar", "players": []string{"Ann", "Bob", "Cy"}}, host), "Ann", "Cy")
+	tw.askers = []string{"audit", "Cy"}
+	if host == "" {
+		tw.askers = append(tw.askers, "Ann")
+	}
+	first := tw.tables[0]
+	bob := first.id("Bob")
+	actions := "/rounds/1/actions"
+	tw.ask("start", "host", http.MethodPost, "/rounds", nil)
+	tw.ask("Ann's turn", "Ann", http.MethodPost, "/rounds/1/turns", map[string]any{"player": first.id("Ann"),
+		"rolls": []any{map[string]any{"dice": []int{6, 5, 4, 2, 2}}}})
+	var open fullRound
+	tw.ask("Bob's open roll", "host", http.MethodPost, actions, as(bob, roll(6, 5, 4, 1, 2))).decode(t, &open)
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		rd := s.act(s.tb.Host, 1, as(bob, roll(sealed[i]...)))
+		if got := rd.Claimable == bob; got != (i == 1) {
+			t.Fatalf("table %d: the host that typed %v is told Bob may claim: %v", i, sealed[i], got)
+		}
+	})
+	tw.readsAlike("Bob's cargo under the cup, typed by the host")
+	for _, who := range []string{"Cy", "audit"} {
+		tw.refusedAlike("a claim for Bob", who, actions, as(bob, map[string]any{"kind": "claim-automatic"}), http.StatusForbidden, "")
+	}
+	// A write entered before the closed throw is refused alike at every
+	// table, the host's own included: the host's phone recorded a throw
+	// under the cup for Bob, never which.
+	const detail = "The host's phone already recorded a throw under the cup for Bob"
+	for _, tc := range []struct {
+		what, who string
+		body      map[string]any
+	}{
+		{"a claim for Bob", "host", seen(open.Actions, as(bob, map[string]any{"kind": "claim-automatic"}))},
+		{"a stand for Bob", "host", seen(open.Actions, as(bob, map[string]any{"kind": "stand"}))},
+		{"Cy's throw", "Cy", seen(open.Actions, roll(6, 5, 4, 3, 3))},
+	} {
+		r := tw.ask(tc.what, tc.who, http.MethodPost, actions, tc.body)
+		if p := r.problem(t); r.status != http.StatusConflict || p.Type != recordedSince || p.Detail != detail {
+			t.Errorf("%s (as %s): %d %s, want 409 %s saying %q", tc.what, tc.who, r.status, r.body, recordedSince, detail)
+		}
+	}
+	tw.readsAlike("after the refusals")
+	// The host's answer differs: at the 6-6 table it may still claim.
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		s.act(s.tb.Host, 1, as(bob, map[string]any{"kind": "stand"}))
+	})
+	tw.readsAlike("Bob stood")
+	tw.streamAlike("Cy throws", "Cy", func() {
+		tw.ask("Cy's first roll", "Cy", http.MethodPost, actions, roll(6, 5, 4, 5, 6))
+	})
+	tw.each(func(i int, s *scene, tok map[string]string) {
+		rd := s.act(tok["Cy"], 1, map[string]any{"kind": "stand"})
+		if rd.Status != "settled" || rd.Result.Automatic {
+			t.Fatalf("table %d: the round after Bob's unclaimed cup: %+v", i, rd)
+		}
+		openTo(t, s.round(tok["Cy"], 1), bob, sealed[i], "Cy after the round")
 		s.auditOK()
 	})
 }

@@ -31,19 +31,23 @@ var ruleCodes = []struct {
 }
 
 // royaleRules are the stable codes of the Battleship Royale rules a move
-// can break (ROYALE.md 5), sent as the problem's `rule`.
+// can break (ROYALE.md 5), sent as the problem's `rule`: one code per
+// fault, as openapi.yaml's Problem lists them. A misspelt cell or sonar
+// line is no move at all but a request that does not read (domainKinds).
 var royaleRules = []struct {
 	err  error
 	code string
 }{
-	{royale.ErrCell, "cell"},
 	{royale.ErrCard, "card"},
 	{royale.ErrFleet, "fleet"},
 	{royale.ErrDiscard, "discard"},
 	{royale.ErrPhase, "phase"},
-	{royale.ErrShot, "shot"},
+	{royale.ErrShot, "already-shot"},
 	{royale.ErrTooManyShots, "too-many-shots"},
+	{royale.ErrTooFewShots, "too-few-shots"},
 	{royale.ErrDie, "die"},
+	{royale.ErrSecondRoll, "second-roll"},
+	{royale.ErrRollFirst, "roll-first"},
 	{royale.ErrSonar, "sonar"},
 	{royale.ErrNotDone, "not-done"},
 	{royale.ErrBadAction, "action"},
@@ -119,6 +123,10 @@ var domainKinds = []struct {
 	{[]error{table.ErrSeatFreed}, kindSeatFreed, "", false},
 	{[]error{table.ErrHostMoved}, kindHostMoved, "", false},
 	{[]error{table.ErrUnknownToken}, kindUnauthorized, "", false},
+	// A cell or a sonar line not written as openapi.yaml's patterns say is
+	// a request that does not read, like a field of the wrong type: the
+	// error names the field and the spelling.
+	{[]error{royale.ErrCell, royale.ErrLine}, kindMalformed, "", false},
 	{[]error{table.ErrForbidden}, kindForbidden, "", false},
 	{[]error{table.ErrNotFound, table.ErrUnknownPlayer}, kindNotFound, "", false},
 	{[]error{game.ErrOutOfTurn, royale.ErrOutOfTurn}, kindOutOfTurn, "", false},

@@ -11,16 +11,22 @@ import (
 // the game ends, nobody but Ann may tell the tables apart: not by any read
 // (the game, the table, the log, the audit, the ledger, the stream), not by
 // what a write answers, and not by a refusal, with the host's token, the
-// auditor's or another player's.
+// auditor's or another player's. It is played with a host who does not
+// play, and with the host playing Cy (who enters its own fleet, with no
+// hold).
 func TestRoyaleFleetLeaksToNoOtherToken(t *testing.T) {
 	t.Parallel()
+	bothWays(t, "Cy", royaleFleetLeaksToNoOtherToken)
+}
+
+func royaleFleetLeaksToNoOtherToken(t *testing.T, host string) {
 	carriers := [][]string{
 		{"E1", "E2", "E3", "E4", "E5"},
 		{"B10", "C10", "D10", "E10", "F10"},
 		{"H4", "H5", "H6", "H7", "H8"},
 	}
-	tw := newTwins(t, len(carriers), map[string]any{"name": "Royale", "game": "royale", "players": []string{"Ann", "Bob", "Cy"},
-		"royale": map[string]any{"fleet": "entered", "ante": 2, "bounty": 1}}, "Ann", "Bob", "Cy")
+	tw := newTwins(t, len(carriers), withHost(map[string]any{"name": "Royale", "game": "royale", "players": []string{"Ann", "Bob", "Cy"},
+		"royale": map[string]any{"fleet": "entered", "ante": 2, "bounty": 1}}, host), "Ann", "Bob", "Cy")
 	tw.askers = append(tw.askers, "Bob", "Cy")
 	tw.reads = []string{"/royale/1"}
 	first := tw.tables[0]
@@ -53,7 +59,7 @@ func TestRoyaleFleetLeaksToNoOtherToken(t *testing.T) {
 	// her patrol boat (the same at every table), and refusals.
 	tw.ask("Bob rolls", "Bob", http.MethodPost, "/royale/1/actions", map[string]any{"kind": "roll", "die": 3})
 	tw.ask("Bob misses", "Bob", http.MethodPost, "/royale/1/actions", game("B5"))
-	tw.refusedAlike("Bob shoots a cell shot", "Bob", "/royale/1/actions", game("B5"), 422, "shot")
+	tw.refusedAlike("Bob shoots a cell shot", "Bob", "/royale/1/actions", game("B5"), 422, "already-shot")
 	tw.refusedAlike("Cy out of turn", "Cy", "/royale/1/actions", game("E1"), http.StatusConflict, "")
 	tw.refusedAlike("Bob ends early", "Bob", "/royale/1/actions", map[string]any{"kind": "end"}, 422, "not-done")
 	tw.ask("Bob hits Ann's boat", "Bob", http.MethodPost, "/royale/1/actions", game("A1"))

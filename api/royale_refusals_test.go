@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tally-dice/tally/game/royale"
 )
 
 // These tests are ROYALE.md 5: every refused move names what was wrong,
@@ -104,7 +106,7 @@ func TestRoyaleRefusalsStandard(t *testing.T) {
 		422, invalidMove, "fleet", "both cover E3")
 	off := r.move(ann, bad(map[string]any{"kind": "destroyer", "cells": []string{"K1", "K2", "K3"}}, annFleet[0], annFleet[2]))
 	off.invalid = true // K is off the board, which openapi.yaml's pattern says too
-	r.refuse(off, 422, invalidMove, "cell", `"K1"`)
+	r.refuse(off, 400, "/problems/malformed-request", "", `fleet[0].cells[0]: `, `"K1"`, royale.CellSpelling)
 	r.refuse(r.move(ann, bad(annFleet[0], annFleet[1])), 422, invalidMove, "fleet", "enter 3 cards, not 2")
 	r.refuse(r.move(ann, map[string]any{"kind": "keep", "discard": []int{0, 1}}), 422, invalidMove, "action", "entered, not dealt")
 	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 2}), 422, invalidMove, "phase")
@@ -123,15 +125,17 @@ func TestRoyaleRefusalsStandard(t *testing.T) {
 
 	// Turns.
 	r.refuse(r.move(bob, map[string]any{"kind": "roll", "die": 2}), 409, "/problems/out-of-turn", "")
-	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"B5"}}), 422, invalidMove, "die")
-	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 4}), 422, invalidMove, "die", "4")
-	r.refuse(r.move(ann, map[string]any{"kind": "roll"}), 422, invalidMove, "die")
+	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"B5"}}), 422, invalidMove, "roll-first", "after the turn's roll")
+	r.refuse(r.move(ann, map[string]any{"kind": "bonus", "cells": []string{"B5"}}), 422, invalidMove, "roll-first", "after the turn's roll")
+	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 4}), 422, invalidMove, "die", "1, 2 or 3, not 4")
+	r.refuse(r.move(ann, map[string]any{"kind": "roll"}), 422, invalidMove, "die", "the die's value is missing")
 	r.refuse(r.move(ann, map[string]any{"kind": "sonar", "line": "A"}), 422, invalidMove, "sonar", "standard")
 	r.act(ann, 1, map[string]any{"kind": "roll", "die": 1})
-	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 1}), 422, invalidMove, "die")
+	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 1}), 422, invalidMove, "second-roll", "rolled this turn already")
 	r.refuse(r.move(ann, map[string]any{"kind": "end"}), 422, invalidMove, "not-done")
-	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"B5", "B6"}}), 422, invalidMove, "shot")
-	r.refuse(r.move(ann, map[string]any{"kind": "bonus", "cells": []string{"B5"}}), 422, invalidMove, "too-many-shots")
+	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"B5", "B6"}}), 422, invalidMove, "too-many-shots", "1 cell, and 2 were sent")
+	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{}}), 422, invalidMove, "too-few-shots", "1 cell, and 0 were sent")
+	r.refuse(r.move(ann, map[string]any{"kind": "bonus", "cells": []string{"B5"}}), 422, invalidMove, "too-many-shots", "no bonus shot")
 	v = r.act(ann, 1, map[string]any{"kind": "shoot", "cells": []string{"b5"}})
 	if len(v.Board) != 1 || v.Board[0].Cell.String() != "B5" || v.Board[0].State != "miss" {
 		t.Fatalf("a miss on B5: %+v", v.Board)
@@ -139,7 +143,7 @@ func TestRoyaleRefusalsStandard(t *testing.T) {
 	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"B6"}}), 422, invalidMove, "too-many-shots")
 	r.act(ann, 1, map[string]any{"kind": "end"})
 	r.act(bob, 1, map[string]any{"kind": "roll", "die": 3})
-	r.refuse(r.move(bob, map[string]any{"kind": "shoot", "cells": []string{"B5"}}), 422, invalidMove, "shot", "B5")
+	r.refuse(r.move(bob, map[string]any{"kind": "shoot", "cells": []string{"B5"}}), 422, invalidMove, "already-shot", "B5 was shot already")
 	// A player shoots their own ship: a hit like any other.
 	v = r.act(bob, 1, map[string]any{"kind": "shoot", "cells": []string{"A9"}})
 	if v.Board[0].Cell.String() != "A9" || v.Board[0].State != "hit" {
@@ -180,11 +184,15 @@ func TestRoyaleRefusalsAdvanced(t *testing.T) {
 	r.refuse(r.move(ann, map[string]any{"kind": "keep", "discard": []int{1, 1}}), 422, invalidMove, "discard")
 	r.refuse(r.move(ann, map[string]any{"kind": "keep", "discard": []int{1, 9}}), 422, invalidMove, "discard")
 	r.keepAll(1)
-	r.refuse(r.move(ann, map[string]any{"kind": "sonar", "line": "K"}), 422, invalidMove, "sonar")
+	offLine := r.move(ann, map[string]any{"kind": "sonar", "line": "K"})
+	offLine.invalid = true // no row K, which openapi.yaml's pattern says too
+	r.refuse(offLine, 400, "/problems/malformed-request", "", "line: ", `"K"`, royale.LineSpelling)
 	r.act(ann, 1, map[string]any{"kind": "roll", "die": 2})
 	r.refuse(r.move(ann, map[string]any{"kind": "sonar", "line": "A"}), 422, invalidMove, "sonar", "start of a turn")
-	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A1", "A2", "A3"}}), 422, invalidMove, "shot")
-	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A1", "A1"}}), 422, invalidMove, "shot")
+	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A1", "A2", "A3"}}), 422, invalidMove, "too-many-shots", "2 cells, and 3 were sent")
+	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A1"}}), 422, invalidMove, "too-few-shots", "2 cells, and 1 were sent")
+	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A1", "A1"}}), 422, invalidMove, "already-shot", "named twice")
+	r.refuse(r.move(ann, map[string]any{"kind": "roll", "die": 3}), 422, invalidMove, "second-roll")
 	r.act(ann, 1, map[string]any{"kind": "shoot", "cells": []string{"A1", "A2"}})
 	r.refuse(r.move(ann, map[string]any{"kind": "shoot", "cells": []string{"A3", "A4"}}), 422, invalidMove, "too-many-shots", "volley is fired")
 }

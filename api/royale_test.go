@@ -472,17 +472,64 @@ func TestRoyaleRetriesApplyOnce(t *testing.T) {
 // TestRoyaleATieSplitsThePot: Ann's and Bob's cards lie on the same cells
 // (two players' cards may), so every shot hits both and the last one sinks
 // both fleets at once: they tie and split the pot, the indivisible unit
-// stays in it, and closing the table returns it to the game's players.
-// The night's receipt verifies offline.
+// stays in it, and closing the table returns it to the game's players in
+// play order, from Cy, who started. The night's receipt verifies offline.
 func TestRoyaleATieSplitsThePot(t *testing.T) {
 	t.Parallel()
 	r := newRoyale(t, map[string]any{"fleet": "entered", "ante": 1}, "Ann", "Bob", "Cy")
+	v := r.playTie(1)
+	res := v.Result
+	if res == nil || len(res.Winners) != 2 || res.Settlement.Remainder != 1 || res.Settlement.CarryOver != 1 {
+		t.Fatalf("the tie: %+v", res)
+	}
+	r.checkEnd(v)
+	r.expectMoney(1, map[string]int64{"Ann": 0, "Bob": 0, "Cy": -1})
+	r.must(http.StatusOK, req{method: http.MethodPost, path: r.tb.path("/close"), token: r.tb.Host}, nil)
+	r.expectMoney(0, map[string]int64{"Ann": 0, "Bob": 0, "Cy": 0})
+	r.auditOK()
+	rc := r.must(http.StatusOK, req{method: http.MethodGet, path: r.tb.path("/receipt"), token: r.tokens["Cy"]}, nil)
+	if _, err := receipt.Verify(rc.body, hex.EncodeToString(r.keys.PublicKey())); err != nil {
+		t.Fatalf("the night's receipt: %v", err)
+	}
+}
+
+// TestRoyaleAbandonPaysTheLeftoverInPlayOrder: after a tie carried one
+// unit, game 2 starts with Cy, the third seat, and a pot of 16 among three.
+// Abandoned, it pays the indivisible unit as closing a dice table does: in
+// play order, so Cy, who started, takes 6 and Ann and Bob 5 each.
+func TestRoyaleAbandonPaysTheLeftoverInPlayOrder(t *testing.T) {
+	t.Parallel()
+	r := newRoyale(t, map[string]any{"fleet": "entered", "ante": 5}, "Ann", "Bob", "Cy")
+	if res := r.playTie(1).Result; res == nil || res.Settlement.CarryOver != 1 {
+		t.Fatalf("game 1 carries no unit: %+v", res)
+	}
+	r.expectMoney(1, map[string]int64{"Ann": 2, "Bob": 2, "Cy": -5})
+	if v := r.start(map[string]any{"first": r.id("Cy")}); v.Pot != 16 {
+		t.Fatalf("game 2's pot: %d", v.Pot)
+	}
+	var end gameView
+	r.must(http.StatusOK, req{method: http.MethodPost, path: r.tb.path("/royale/2/abandon"), token: r.tb.Host}, &end)
+	want := []game.Amount{{Player: game.PlayerID(r.id("Cy")), Amount: 6}, {Player: game.PlayerID(r.id("Ann")), Amount: 5},
+		{Player: game.PlayerID(r.id("Bob")), Amount: 5}}
+	if end.Result == nil || !slices.Equal(end.Result.Settlement.Payouts, want) {
+		t.Fatalf("abandoned, paid %+v; want %+v", end.Result, want)
+	}
+	r.expectMoney(0, map[string]int64{"Ann": 2, "Bob": 2, "Cy": -4})
+	r.auditOK()
+}
+
+// playTie plays game n, which Cy starts, to a tie between Ann and Bob:
+// their entered cards lie on the same cells, so every shot hits both and
+// the last one sinks both fleets at once. Ann and Bob shoot Cy's cards,
+// three a turn and every bonus shot, then their own shared ones; Cy shoots
+// into the empty rows F to H. It returns the game as the host sees it at
+// the end.
+func (r *royaleScene) playTie(n int) gameView {
+	r.t.Helper()
 	r.start(map[string]any{"first": r.id("Cy")})
-	r.act(r.tokens["Ann"], 1, map[string]any{"kind": "enter", "fleet": annFleet})
-	r.act(r.tokens["Bob"], 1, map[string]any{"kind": "enter", "fleet": annFleet})
-	r.act(r.tokens["Cy"], 1, map[string]any{"kind": "enter", "fleet": bobFleet})
-	// Ann and Bob shoot Cy's cards, three a turn and every bonus shot,
-	// then their own shared ones; Cy shoots into the empty rows F to H.
+	r.act(r.tokens["Ann"], n, map[string]any{"kind": "enter", "fleet": annFleet})
+	r.act(r.tokens["Bob"], n, map[string]any{"kind": "enter", "fleet": annFleet})
+	r.act(r.tokens["Cy"], n, map[string]any{"kind": "enter", "fleet": bobFleet})
 	var cells []string
 	for _, f := range [][]map[string]any{bobFleet, annFleet} {
 		for _, c := range f {
@@ -495,10 +542,10 @@ func TestRoyaleATieSplitsThePot(t *testing.T) {
 			sea = append(sea, fmt.Sprintf("%c%d", row, col))
 		}
 	}
-	v := r.view(r.tb.Host, 1)
+	v := r.view(r.tb.Host, n)
 	for turn := 0; v.Phase != "over"; turn++ {
 		if turn > 40 {
-			t.Fatal("the game did not end")
+			r.t.Fatal("the game did not end")
 		}
 		name := r.name(v.Turn)
 		tok := r.tokens[name]
@@ -506,7 +553,7 @@ func TestRoyaleATieSplitsThePot(t *testing.T) {
 		if name == "Cy" {
 			die = 1
 		}
-		v = r.act(tok, 1, map[string]any{"kind": "roll", "die": die})
+		v = r.act(tok, n, map[string]any{"kind": "roll", "die": die})
 		for v.Phase == "playing" && v.Turn == r.id(name) && (v.ShotsLeft > 0 || name != "Cy" && v.player(r.id(name)).BonusShots > 0) {
 			kind := "shoot"
 			if v.ShotsLeft == 0 {
@@ -518,27 +565,13 @@ func TestRoyaleATieSplitsThePot(t *testing.T) {
 			} else {
 				target, sea = sea[0], sea[1:]
 			}
-			v = r.act(tok, 1, map[string]any{"kind": kind, "cells": []string{target}})
+			v = r.act(tok, n, map[string]any{"kind": kind, "cells": []string{target}})
 		}
 		if v.Phase == "playing" && v.Turn == r.id(name) {
-			v = r.act(tok, 1, map[string]any{"kind": "end"})
+			v = r.act(tok, n, map[string]any{"kind": "end"})
 		}
 	}
-	res := v.Result
-	if res == nil || len(res.Winners) != 2 || res.Settlement.Remainder != 1 || res.Settlement.CarryOver != 1 {
-		t.Fatalf("the tie: %+v", res)
-	}
-	r.checkEnd(v)
-	r.must(http.StatusOK, req{method: http.MethodPost, path: r.tb.path("/close"), token: r.tb.Host}, nil)
-	b := r.balances()
-	if b.Pot != 0 {
-		t.Fatalf("after closing, the pot holds %d", b.Pot)
-	}
-	r.auditOK()
-	rc := r.must(http.StatusOK, req{method: http.MethodGet, path: r.tb.path("/receipt"), token: r.tokens["Cy"]}, nil)
-	if _, err := receipt.Verify(rc.body, hex.EncodeToString(r.keys.PublicKey())); err != nil {
-		t.Fatalf("the night's receipt: %v", err)
-	}
+	return v
 }
 
 // TestRoyaleAbandonedBeforePlay: the host abandons a game while the fleets

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -190,4 +192,57 @@ func TestSeenMustBeACount(t *testing.T) {
 		tc.sc.refused(req{method: http.MethodPost, path: tc.path, token: tc.sc.tb.Host, body: seen(7, tc.body)},
 			http.StatusUnprocessableEntity, "/problems/invalid-request", "seen is 7, but", "has recorded 0 actions")
 	}
+}
+
+// TestRecordedSinceNamesTheHostsSeatByItsPlayer: at a table whose host
+// plays Ann, the host's phone is Ann's phone. What it records for Ann, a
+// take-back of her throw included, a refusal names as Ann's phone's; what
+// it records for Cy, who has no phone, as the host's phone's for Cy. Each
+// event says which (byHost false or true), and the audit finds the stored
+// actions say the same.
+func TestRecordedSinceNamesTheHostsSeatByItsPlayer(t *testing.T) {
+	t.Parallel()
+	s := newScene(t, map[string]any{"preset": "classic", "players": []string{"Ann", "Bob", "Cy"}, "host": "Ann"})
+	cy := s.id("Cy")
+	bobTok := s.join("Bob")
+	s.start(nil)
+	stand := map[string]any{"kind": "stand"}
+	late := func(n int) req {
+		return req{method: http.MethodPost, path: s.tb.path("/rounds/1/actions"), token: bobTok, body: seen(n, roll(1, 1, 2, 2, 3))}
+	}
+	said := func(r req, want string) {
+		t.Helper()
+		if p := s.refused(r, http.StatusConflict, recordedSince); p.Detail != want {
+			t.Errorf("refused saying %q, want %q", p.Detail, want)
+		}
+	}
+	s.act(s.tb.Host, 1, roll(6, 5, 4, 3, 3))
+	s.correct("/rounds/1/take-back", "wrong faces", nil)
+	said(late(0), "Ann's phone already recorded 6-5-4-3-3 and the take-back of an entry")
+	s.act(s.tb.Host, 1, roll(6, 5, 4, 3, 2))
+	s.act(s.tb.Host, 1, stand)
+	s.act(bobTok, 1, roll(6, 5, 4, 1, 1))
+	s.act(bobTok, 1, stand)
+	s.act(s.tb.Host, 1, as(cy, roll(6, 5, 4, 2, 2)))
+	said(late(6), "The host's phone already recorded 6-5-4-2-2 for Cy")
+	s.correct("/rounds/1/take-back", "", nil)
+	said(late(6), "The host's phone already recorded 6-5-4-2-2 and the take-back of an entry for Cy")
+	said(late(3), "Ann's phone already recorded a stand, then Bob's phone recorded 6-5-4-1-1 and a stand, and 2 more actions")
+
+	var byHost []any
+	for _, kind := range []string{"round.action", "round.voided"} {
+		for _, raw := range s.eventsOf(kind) {
+			var e struct {
+				ByHost any `json:"byHost"`
+			}
+			if err := json.Unmarshal(raw, &e); err != nil {
+				t.Fatal(err)
+			}
+			byHost = append(byHost, e.ByHost)
+		}
+	}
+	if want := []any{false, false, false, false, false, true, false, true}; fmt.Sprint(byHost) != fmt.Sprint(want) {
+		t.Errorf("the events say the host's phone recorded for another: %v, want %v (actions, then take-backs)", byHost, want)
+	}
+	s.auditOK()
 }

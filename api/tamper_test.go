@@ -81,6 +81,12 @@ var tamperCases = []tamperCase{
 	{name: "a round action made impossible", sql: []string{
 		`UPDATE round_actions SET dice = '{6,5,4,9,1}' WHERE table_id = $1 AND round_id = ` + round1 + ` AND seq = 1`,
 	}, want: "round 1 does not replay"},
+	{name: "who recorded a round action changed", sql: []string{
+		`UPDATE round_actions SET by_host = NOT by_host WHERE table_id = $1 AND round_id = ` + round1 + ` AND seq = 1`,
+	}, want: "differs from event"},
+	{name: "who recorded a round action forgotten", sql: []string{
+		`UPDATE round_actions SET by_host = NULL WHERE table_id = $1 AND round_id = ` + round1 + ` AND seq = 1`,
+	}, want: "differs from event"},
 	{name: "a round's setup changed", sql: []string{
 		`UPDATE rounds SET carried_pot = 7 WHERE table_id = $1 AND number = 1`,
 	}, want: "stored setup"},

@@ -288,6 +288,7 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	q := newPlayer(t, pool, tbl.ID, "Bob", 2)
 	setup := game.RoundSetup{Players: []game.PlayerID{q.ID, p.ID}, CarriedPot: 3, Ante: true}
 	state := game.GameState{Seats: []game.PlayerID{p.ID, q.ID}, First: 1, Pot: 3, Ante: true, Totals: []int64{0, 0}}
+	yes, no := true, false
 	head := chain.Start()
 	var events []chain.Event
 	for i := range 4 {
@@ -302,9 +303,9 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	b.RoundInsert(tbl.ID, db.Round{Number: 1, Setup: setup, Game: state})
 	b.TableAppend(tbl.ID, db.Append{Round: 1, Events: events, Head: head, Rounds: 1,
 		Actions: []db.Action{
-			{Seq: 1, EventSeq: 2, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}},
-			{Seq: 2, EventSeq: 3, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}}},
-			{Seq: 3, EventSeq: 4, Action: game.Action{Player: q.ID, Kind: game.ActionStand}},
+			{Seq: 1, EventSeq: 2, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 5, 4, 3, 2}}}, ByHost: &yes},
+			{Seq: 2, EventSeq: 3, Action: game.Action{Player: q.ID, Kind: game.ActionRoll, Roll: &game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}}, ByHost: &no},
+			{Seq: 3, EventSeq: 4, Action: game.Action{Player: q.ID, Kind: game.ActionStand}, ByHost: &no},
 		},
 		Turns: []db.Turn{{Round: 1, Seq: 1, Player: q.ID, Qualified: true, Score: 7, Cargo: []int{6, 1}, Stood: true}},
 		Key:   db.IdempotencyKey{TableID: tbl.ID, Scope: "s", Key: "k", RequestHash: hash32("r"), Status: 201, Body: []byte(`{}`)},
@@ -332,7 +333,8 @@ func TestRoundsActionsAndTheTableState(t *testing.T) {
 	actions := l.Actions
 	if len(actions) != 3 || len(all) != 3 || all[2].Round != 1 || actions[1].EventSeq != 3 || actions[1].Round != 1 ||
 		fmt.Sprint(*actions[1].Action.Roll) != fmt.Sprint(game.Roll{Dice: []int{6, 1}, Rethrow: []int{3, 2}, Path: "6-5-4"}) ||
-		actions[2].Action.Roll != nil || actions[2].Action.Kind != game.ActionStand {
+		actions[2].Action.Roll != nil || actions[2].Action.Kind != game.ActionStand ||
+		actions[0].ByHost == nil || !*actions[0].ByHost || actions[1].ByHost == nil || *actions[1].ByHost || all[0].ByHost == nil || !*all[0].ByHost {
 		t.Fatalf("actions read back as %+v and %+v", actions, all)
 	}
 	if len(turns) != 1 || turns[0].Round != 1 || turns[0].Score != 7 || fmt.Sprint(turns[0].Cargo) != "[6 1]" {
@@ -387,7 +389,7 @@ func TestAGuardStopsTheCommit(t *testing.T) {
 			b.TableAppend(tbl.ID, db.Append{Settles: 1, Events: []chain.Event{e}, Head: head, Rounds: 1})
 		},
 		"actions of a missing round": func(b *db.Batch) {
-			b.TableAppend(tbl.ID, db.Append{Round: 9, Actions: []db.Action{{Seq: 1, EventSeq: 1, Action: roll}},
+			b.TableAppend(tbl.ID, db.Append{Round: 9, Actions: []db.Action{{Seq: 1, EventSeq: 1, Action: roll, ByHost: new(bool)}},
 				Events: []chain.Event{e}, Head: head, Rounds: 1})
 		},
 		"turns of a missing round": func(b *db.Batch) {

@@ -22,6 +22,8 @@ type Player struct {
 	// Member is, at a crew's night, the crew's player this player is; 0
 	// elsewhere.
 	Member game.PlayerID
+	// Host marks the host's own seat: the host's phone is this player's.
+	Host bool
 }
 
 // NewPlayer is a player about to be seated.
@@ -31,6 +33,7 @@ type NewPlayer struct {
 	TokenHash []byte
 	Claimed   bool // a phone takes the seat as it is made
 	Member    game.PlayerID
+	Host      bool // the host's own seat, which the host's phone claims as it is made
 }
 
 // PlayerInsert queues seating a player, with their account, and fills out
@@ -39,7 +42,7 @@ type NewPlayer struct {
 func (b *Batch) PlayerInsert(tableID int64, p NewPlayer, out *Player) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.PlayerInsert(b.ctx, q, dbsqlc.PlayerInsertParams{TableID: tableID, Name: p.Name,
-			Seat: int32(p.Seat), TokenHash: p.TokenHash, Claimed: p.Claimed, Member: memberRef(p.Member)})
+			Seat: int32(p.Seat), TokenHash: p.TokenHash, Claimed: p.Claimed, Member: memberRef(p.Member), Host: p.Host})
 		if err != nil {
 			return err
 		}
@@ -91,7 +94,7 @@ func (b *Batch) PlayerLeave(tableID int64, id game.PlayerID) {
 
 func toPlayer(r dbsqlc.Player, out *Player) error {
 	*out = Player{ID: game.PlayerID(r.ID), Name: r.Name, Seat: int(r.Seat), TokenHash: r.TokenHash,
-		JoinedAt: r.JoinedAt, LeftAt: r.LeftAt, ClaimedAt: r.ClaimedAt}
+		JoinedAt: r.JoinedAt, LeftAt: r.LeftAt, ClaimedAt: r.ClaimedAt, Host: r.Host}
 	if r.Member != nil {
 		out.Member = game.PlayerID(*r.Member)
 	}

@@ -20,6 +20,11 @@ type Action struct {
 	// action it takes back, and Reason why; 0 and "" for the others.
 	Voids  int
 	Reason string
+	// ByHost says whether the host's phone recorded the action for a
+	// player other than its own seat: a closed automatic it threw for them
+	// is the host's to claim. Every action written says; nil is an action
+	// stored before the table kept it (migration 12), not known.
+	ByHost *bool
 }
 
 // ActionListByRound queues reading one round's actions.
@@ -56,11 +61,11 @@ func (b *Batch) ActionListByTable(tableID int64, out *[]Action) {
 func toTableAction(r dbsqlc.ActionListByTableRow) Action {
 	return toAction(int(r.Round), dbsqlc.RoundAction{Seq: r.Seq, PlayerID: r.PlayerID, Kind: r.Kind,
 		CreatedAt: r.CreatedAt, Dice: r.Dice, Rethrow: r.Rethrow, Path: r.Path, EventSeq: r.EventSeq,
-		Voids: r.Voids, Reason: r.Reason})
+		Voids: r.Voids, Reason: r.Reason, ByHost: r.ByHost})
 }
 
 func toAction(round int, r dbsqlc.RoundAction) Action {
-	a := Action{Round: round, Seq: int(r.Seq), CreatedAt: r.CreatedAt, Reason: r.Reason,
+	a := Action{Round: round, Seq: int(r.Seq), CreatedAt: r.CreatedAt, Reason: r.Reason, ByHost: r.ByHost,
 		Action: game.Action{Player: game.PlayerID(r.PlayerID), Kind: game.ActionKind(r.Kind)}}
 	if r.Voids != nil {
 		a.Voids = int(*r.Voids)

@@ -2,6 +2,7 @@ package db
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -72,7 +73,10 @@ func (b *Batch) RoundLatest(tableID int64, latest *Round, actions *[]Action) {
 
 // Append is what a write adds to a table's history.
 type Append struct {
-	Round   int // the round Actions and Turns belong to
+	Round int // the round Actions and Turns belong to
+	// Actions are the round's new actions, each saying whether the host's
+	// phone recorded it (ByHost set: TableAppend panics on one that does
+	// not, as only actions stored before migration 12 may not say).
 	Actions []Action
 	Turns   []Turn
 	Settles int // the round the write settles, 0 for none
@@ -128,6 +132,10 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 		p.ActionEvents = append(p.ActionEvents, act.EventSeq)
 		p.ActionVoids = append(p.ActionVoids, int32(act.Voids))
 		p.ActionReasons = append(p.ActionReasons, act.Reason)
+		if act.ByHost == nil {
+			panic(fmt.Sprintf("db: round action %d of round %d: a new action always says whether the host's phone recorded it", act.Seq, a.Round))
+		}
+		p.ActionByHost = append(p.ActionByHost, *act.ByHost)
 	}
 	for _, t := range a.Turns {
 		p.TurnSeqs = append(p.TurnSeqs, int32(t.Seq))

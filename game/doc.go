@@ -103,10 +103,11 @@
 //     (ErrCargoSealed): it re-rolls the whole cargo, the only re-roll under
 //     the together rule anyway. Otherwise the refusal of a wrong guess
 //     would read the cup, one guess at a time. Only the player's own phone
-//     may keep some of a sealed cargo. A claim of a sealed automatic by
-//     someone else is taken or refused as for the player: taken, it lifts
-//     the cup as a claim does at the bar; refused, it says no more than
-//     that there was no automatic to claim.
+//     may keep some of a sealed cargo. The engine takes a claim of a
+//     sealed automatic as the player's, whoever records it; the table
+//     (package table) sends it only from the phone that saw the dice, the
+//     player's own or the one that recorded the throw, and refuses anyone
+//     else's before the engine is asked, alike whatever is under the cup.
 //   - lift-cups: the player whose turn it is, having completed the sequence
 //     in roll 1 or 2 and not yet finished, may call every preceding player
 //     with closed rolls to lift their cups; this reveals them to all. It is

@@ -3,6 +3,7 @@ package game
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // This file is who goes first (RULES.md §7): the roll-off before the first
@@ -143,6 +144,14 @@ func worse(rs Ruleset, a, b PlayerScore) bool {
 		return a.Score > b.Score
 	}
 	return a.Score < b.Score
+}
+
+// PlayOrder lists seats in the order they play, starting at player first
+// and going on in seat order (to the left); a first player not among them
+// starts from the first seat. Money shared out in play order (CloseOut)
+// follows it.
+func PlayOrder(seats []PlayerID, first PlayerID) []PlayerID {
+	return playOrder(seats, max(slices.Index(seats, first), 0))
 }
 
 // playOrder lists the seats starting at first, clockwise.

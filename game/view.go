@@ -109,6 +109,16 @@ func (r *Round) view(viewer PlayerID, all bool) RoundState {
 	return st
 }
 
+// Claimable is the player whose closed automatic may still be claimed, or
+// 0: the whole truth, which View shows only to that player. The table may
+// show it to the phone that recorded the throw, which saw the dice.
+func (r *Round) Claimable() PlayerID {
+	if r.claimable < 0 {
+		return 0
+	}
+	return r.seats[r.claimable].player
+}
+
 // sealedFrom reports whether seat i's closed throws are sealed from viewer:
 // until the round ends or the cups are lifted, from everyone but the
 // player who threw them.

@@ -504,7 +504,7 @@ func (au *audit) table(players []db.Player) {
 		}
 	}
 	for _, p := range players {
-		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat || s.Member != p.Member {
+		if s, ok := seated[p.ID]; !ok || s.Name != p.Name || s.Seat != p.Seat || s.Member != p.Member || s.Host != p.Host {
 			au.rep.ChainOK = false
 			au.problem("player %d (%s, seat %d) is not the player an event seated", p.ID, p.Name, p.Seat)
 		}
@@ -559,7 +559,8 @@ func (au *audit) actionProblem(a db.Action, recorded map[int64]bool) string {
 		if e.Kind != "round.voided" || json.Unmarshal(e.Payload, &ev) != nil {
 			return fmt.Sprintf("names event %d, which records no correction", a.EventSeq)
 		}
-		if ev.Round != a.Round || ev.Seq != a.Seq || ev.Voids != a.Voids || ev.Player != a.Action.Player || ev.Reason != a.Reason {
+		if ev.Round != a.Round || ev.Seq != a.Seq || ev.Voids != a.Voids || ev.Player != a.Action.Player || ev.Reason != a.Reason ||
+			!sameRecorder(ev.ByHost, a.ByHost) {
 			return fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
 		}
 		return ""
@@ -568,10 +569,20 @@ func (au *audit) actionProblem(a db.Action, recorded map[int64]bool) string {
 	if e.Kind != "round.action" || json.Unmarshal(e.Payload, &ev) != nil {
 		return fmt.Sprintf("names event %d, which records no action", a.EventSeq)
 	}
-	if ev.Round != a.Round || ev.Seq != a.Seq || !sameAction(ev.Action, a.Action) {
+	if ev.Round != a.Round || ev.Seq != a.Seq || !sameRecorder(ev.ByHost, a.ByHost) || !sameAction(ev.Action, a.Action) {
 		return fmt.Sprintf("differs from event %d, which recorded it", a.EventSeq)
 	}
 	return ""
+}
+
+// sameRecorder reports whether an event and its stored action say the same
+// of whether the host's phone recorded it: both true, both false, or
+// neither saying (an action recorded before the table kept it).
+func sameRecorder(event, stored *bool) bool {
+	if event == nil || stored == nil {
+		return event == nil && stored == nil
+	}
+	return *event == *stored
 }
 
 // sameAction reports whether two actions are the same: player, kind and

@@ -24,7 +24,8 @@ type Role string
 
 // The roles. The host may do anything at the table, including recording any
 // player's turn; a player records only their own turns; the auditor reads
-// everything and writes nothing.
+// everything and writes nothing. A host who plays has a seat of its own
+// (db.Player.Host): the host's phone is that player's phone too.
 const (
 	RoleHost   Role = "host"
 	RolePlayer Role = "player"
@@ -35,7 +36,7 @@ const (
 type Principal struct {
 	Role    Role
 	TableID int64
-	Player  game.PlayerID // for RolePlayer
+	Player  game.PlayerID // for RolePlayer; for RoleHost, the host's own seat, if it plays
 	Left    bool          // a player who left: reads, and confirms payments received
 }
 
@@ -107,7 +108,7 @@ func authenticate(token string, h []byte, t db.Table, players []db.Player) (Prin
 	case t.ID == 0:
 		return Principal{}, unknown
 	case strings.HasPrefix(token, prefixHost) && subtle.ConstantTimeCompare(h, t.HostTokenHash) == 1:
-		return Principal{Role: RoleHost, TableID: t.ID}, nil
+		return Principal{Role: RoleHost, TableID: t.ID, Player: hostSeat(players)}, nil
 	case strings.HasPrefix(token, prefixAudit) && subtle.ConstantTimeCompare(h, t.AuditTokenHash) == 1:
 		return Principal{Role: RoleAudit, TableID: t.ID}, nil
 	case strings.HasPrefix(token, prefixPlayer):
@@ -133,6 +134,18 @@ func (p Principal) mayWrite() error {
 	return nil
 }
 
+// hostSeat is the host's own seat among a table's players, or 0 when the
+// host does not play (or left the table). It goes with the host role, not
+// with a token: a phone that becomes the host takes the seat with it.
+func hostSeat(players []db.Player) game.PlayerID {
+	for _, p := range players {
+		if p.Host && p.LeftAt == nil {
+			return p.ID
+		}
+	}
+	return 0
+}
+
 // mayActFor checks that p may record an action of player.
 func (p Principal) mayActFor(player game.PlayerID) error {
 	switch {
@@ -154,11 +167,33 @@ func (p Principal) mustHost(what string) error {
 	return nil
 }
 
-// viewer is whose sealed rolls the principal may read: a player their own;
-// the host and the auditor what the whole table sees.
+// viewer is whose sealed rolls the principal may read: a player their own,
+// as the host who plays its own seat's; the auditor, and a host who does
+// not play, what the whole table sees.
 func (p Principal) viewer() game.PlayerID {
-	if p.Role == RolePlayer {
-		return p.Player
+	if p.Role == RoleAudit {
+		return 0
 	}
-	return 0
+	return p.Player
+}
+
+// byHost says that an action p records for player is the host's for
+// someone else, not the player's own: a host's for its own seat is the
+// player's own.
+func (p Principal) byHost(player game.PlayerID) bool {
+	return p.Role == RoleHost && player != p.Player
+}
+
+// mayClaimFor checks that p may claim player's closed automatic: only the
+// phone that saw the dice under the cup may, which is the player's own (the
+// host's, for its own seat), or the host's when it recorded the player's
+// latest throw (hostThrew), as for a player without a phone. Anyone else is
+// refused here, before the engine looks, and alike whether or not an
+// automatic is under the cup: the engine's answer would lift the cup.
+func (p Principal) mayClaimFor(player game.PlayerID, hostThrew bool) error {
+	if p.Player == player || p.Role == RoleHost && hostThrew {
+		return nil
+	}
+	return fmt.Errorf("%w: only player %d's own phone, or the host's when it recorded their last throw, may claim their automatic",
+		ErrForbidden, player)
 }

@@ -94,13 +94,14 @@ func (w *writer) takeBack(number int, reason string) (RoundView, error) {
 	}
 	last := standing[len(standing)-1]
 	seq := len(pr.actions) + 1
+	byHost := w.who.byHost(last.Action.Player)
 	ev, err := w.emit("round.voided", roundVoided{Round: number, Seq: seq, Voids: last.Seq, Player: last.Action.Player,
-		Reason: reason, Reopened: pr.row.Status == db.RoundSettled})
+		Reason: reason, Reopened: pr.row.Status == db.RoundSettled, ByHost: &byHost})
 	if err != nil {
 		return RoundView{}, err
 	}
 	stored := db.Action{Round: number, Seq: seq, Action: game.Action{Player: last.Action.Player, Kind: actionVoid},
-		EventSeq: ev.Seq, Voids: last.Seq, Reason: reason}
+		EventSeq: ev.Seq, Voids: last.Seq, Reason: reason, ByHost: &byHost}
 	if pr.row.Status == db.RoundSettled {
 		if err := w.st.sameGameSeats(pr); err != nil {
 			return RoundView{}, err
@@ -117,12 +118,15 @@ func (w *writer) takeBack(number int, reason string) (RoundView, error) {
 	if err := pr.replay(w.st.rules()); err != nil {
 		return RoundView{}, fmt.Errorf("%w: round %d: %w", ErrHistoryBroken, number, err)
 	}
-	return liveView(number, len(pr.actions), pr.round, w.who), nil
+	return pr.liveView(w.who), nil
 }
 
 // roundVoided is the payload of round.voided: a correction (action seq of
 // the round) took back action voids of player, and, when that action had
-// ended the round, opened it again.
+// ended the round, opened it again. ByHost is as a round.action's: the
+// host's phone, the only one that corrects, took back an action of a
+// player other than its own seat (nil in events recorded before it was
+// kept).
 type roundVoided struct {
 	Player   game.PlayerID `json:"player"`
 	Reason   string        `json:"reason,omitempty"`
@@ -130,6 +134,7 @@ type roundVoided struct {
 	Round    int           `json:"round"`
 	Seq      int           `json:"seq"`
 	Voids    int           `json:"voids"`
+	ByHost   *bool         `json:"byHost,omitempty"`
 }
 
 // ReverseRound reverses round number, the table's latest, whether it is

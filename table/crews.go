@@ -60,6 +60,9 @@ func crewKind(kind string) string {
 type NewNight struct {
 	NewTable
 	Members []game.PlayerID `json:"members"`
+	// Host is the member, one of Members, whose seat is the host's own when
+	// whoever makes the night plays (it holds the night's host token).
+	Host game.PlayerID `json:"host,omitempty"`
 }
 
 // CreateNight makes a night for the crew whose token a holds: a table that
@@ -95,7 +98,10 @@ func (s *Service) CreateNight(ctx context.Context, a Auth, k Key, in NewNight) (
 		case slices.ContainsFunc(seats, func(x newSeat) bool { return x.member == m }):
 			return Reply{}, fmt.Errorf("%w: member %d is named twice", ErrInvalid, m)
 		}
-		seats = append(seats, newSeat{name: r.Players[i].Name, member: m})
+		seats = append(seats, newSeat{name: r.Players[i].Name, member: m, host: m == in.Host})
+	}
+	if in.Host != 0 && !slices.Contains(in.Members, in.Host) {
+		return Reply{}, fmt.Errorf("%w: host: member %d does not sit down tonight; name the host's own seat among members, or leave it out if the host does not play", ErrInvalid, in.Host)
 	}
 	in.Currency = r.row.Currency
 	t, _, err := newTableRow(in.NewTable)

@@ -12,9 +12,7 @@
 // in Go, through the engine (package game) and the ledger, and sends a
 // second batch with every write, the audit events, the table row's new
 // chain head and round count, one notification and the COMMIT. Seating a
-// player takes one more round trip, for the player's new id, and a dice
-// write refused as recorded since (seen.go) one more, for the events that
-// say whose phone recorded what it missed. A read is one
+// player takes one more round trip, for the player's new id. A read is one
 // batch in a read-only snapshot; a read of the whole history (rounds,
 // ledger, audit) authenticates the caller in a first batch and reads the
 // history in a second, of the same snapshot.
@@ -30,7 +28,14 @@
 // of their table (tly_h_7.…), stored only as SHA-256 hashes. The host token
 // may do anything at its table, including recording any player's turn; a
 // player token records its own player's turns; the audit token reads
-// everything and writes nothing.
+// everything and writes nothing. A host who plays has a seat of its own,
+// named when the table is made (db.Player.Host): the host token is that
+// player's token too, and the seat moves with the host role. A closed
+// automatic is claimed only from the phone that saw the dice: the player's
+// own, or the host's when it recorded the player's latest throw. Each round
+// action records whether the host's phone recorded it for someone else
+// (db.Action.ByHost, also in its event), which is also how a write refused
+// as recorded since (seen.go) names the phone that recorded what it missed.
 //
 // A game of rounds (Scarne) keeps the players it began with until it is
 // won: seating a player, joining into a new seat and leaving are refused

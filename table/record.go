@@ -101,6 +101,11 @@ func (w *writer) record(number int, player game.PlayerID, seen *uint, actions []
 	if _, err := st.player(player); err != nil {
 		return RoundView{}, err
 	}
+	if len(actions) == 1 && actions[0].Kind == game.ActionClaimAutomatic {
+		if err := w.who.mayClaimFor(player, pr.hostThrew(player)); err != nil {
+			return RoundView{}, err
+		}
+	}
 	before := pr.round.State()
 	if err := turnOver(before, number, player, actions, whole != nil); err != nil {
 		return RoundView{}, err
@@ -119,22 +124,22 @@ func (w *writer) record(number int, player game.PlayerID, seen *uint, actions []
 		}
 	}
 	w.recordTurns(pr, before, len(pr.actions)+len(actions))
+	byHost := w.who.byHost(player)
 	stored := make([]db.Action, len(actions))
-	byHost := w.who.Role == RoleHost
 	for i, a := range actions {
 		seq := len(pr.actions) + i + 1
 		ev, err := w.emit("round.action", roundAction{Round: number, Seq: seq, Action: a, Nonce: newNonce(a), ByHost: &byHost})
 		if err != nil {
 			return RoundView{}, err
 		}
-		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq}
+		stored[i] = db.Action{Round: number, Seq: seq, Action: a, EventSeq: ev.Seq, ByHost: &byHost}
 	}
 	w.history.Round = number
 	w.history.Actions = append(w.history.Actions, stored...)
 	pr.actions = append(pr.actions, stored...)
 	res, over := pr.round.Result()
 	if !over {
-		return liveView(number, len(pr.actions), pr.round, w.who), nil
+		return pr.liveView(w.who), nil
 	}
 	end, err := w.settle(pr, res)
 	if errors.Is(err, ErrInsufficientFunds) && sealed {
@@ -179,9 +184,10 @@ var errSealedSettlement = fmt.Errorf("%w: this would end the round, but its per-
 // roundAction is the payload of round.action. A throw's carries a random
 // nonce: the event's hash, which every phone sees as the chain's head,
 // then says nothing about dice still under the cup (without it, trying the
-// few possible faces against the hash would find them). ByHost says the
-// host's phone recorded it, rather than the player's own; events recorded
-// before it was kept do not say.
+// few possible faces against the hash would find them). ByHost says
+// whether the host's phone recorded it for a player other than the host's
+// own seat (db.Action.ByHost): every new event says, true or false; events
+// recorded before it was kept do not (nil).
 type roundAction struct {
 	Nonce  string      `json:"nonce,omitempty"`
 	Action game.Action `json:"action"`

@@ -93,7 +93,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	if _, err := w.emit("round.started", roundStarted{Round: row.Number, Setup: setup, Game: row.Game, RollOff: row.RollOff}); err != nil {
 		return RoundView{}, err
 	}
-	return liveView(row.Number, 0, round, w.who), nil
+	return (&playedRound{row: row, round: round}).liveView(w.who), nil
 }
 
 // roundStarted is the payload of round.started: the round's setup and the
@@ -190,7 +190,7 @@ func (s *Service) Rounds(ctx context.Context, a Auth, after, limit int) (RoundPa
 func (pr *playedRound) view(who Principal, g *game.Game) (RoundView, error) {
 	switch pr.row.Status {
 	case db.RoundOpen:
-		return liveView(pr.row.Number, len(pr.actions), pr.round, who), nil
+		return pr.liveView(who), nil
 	case db.RoundVoid:
 		return reversedView(pr), nil
 	}

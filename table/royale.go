@@ -48,7 +48,7 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 			return nil, fmt.Errorf("%w: Battleship Royale is played by %d to %d players, and %d sit at the table",
 				ErrInvalid, royale.MinPlayers, royale.MaxPlayers, len(seats))
 		}
-		setup := royale.Setup{Options: *st.row.Royale, Players: seats, First: in.First,
+		setup := royale.Setup{Rules: royale.CurrentRules, Options: *st.row.Royale, Players: seats, First: in.First,
 			CarriedPot: w.books().Balance(ledger.Pot)}
 		if setup.First == 0 {
 			setup.First = seats[0]
@@ -75,8 +75,8 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 				return nil, err
 			}
 		}
-		ev, err := w.emit("royale.started", royaleStarted{Game: number, Options: setup.Options, Players: seats,
-			First: setup.First, CarriedPot: setup.CarriedPot})
+		ev, err := w.emit("royale.started", royaleStarted{Game: number, Rules: setup.Rules, Options: setup.Options,
+			Players: seats, First: setup.First, CarriedPot: setup.CarriedPot})
 		if err != nil {
 			return nil, err
 		}
@@ -106,33 +106,43 @@ type RoyaleActionInput struct {
 	Seen *uint `json:"seen,omitempty"`
 }
 
-// CardInput is a ship card as a player types it: cells are read here, so
-// that a cell off the board is refused by the rules (royale.ErrCell), like
-// any other bad move, rather than as a body that does not read.
+// CardInput is a ship card as a player types it: its cells are read here,
+// in their one spelling (royale.ParseCell).
 type CardInput struct {
 	Kind  royale.Kind `json:"kind"`
 	Cells []string    `json:"cells"`
 	Bonus int         `json:"bonus,omitempty"`
 }
 
-// action is the input as the engine's action, its cells read.
+// action is the input as the engine's action, its cells and sonar line read
+// in their one spelling and written in it (upper case), as the action is
+// stored and its event tells it. A misspelt one is refused naming its field
+// (royale.ErrCell, royale.ErrLine).
 func (in RoyaleActionInput) action() (royale.Action, error) {
-	act := royale.Action{Player: in.Player, Kind: in.Kind, Discard: in.Discard, Line: in.Line, Die: in.Die, Card: in.Card}
+	act := royale.Action{Player: in.Player, Kind: in.Kind, Discard: in.Discard, Die: in.Die, Card: in.Card}
+	if in.Line != "" || in.Kind == royale.ActSonar {
+		line, err := royale.ParseLine(in.Line)
+		if err != nil {
+			return act, fmt.Errorf("line: %w", err)
+		}
+		act.Line = line.String()
+	}
 	var err error
-	if act.Cells, err = parseCells(in.Cells); err != nil {
+	if act.Cells, err = parseCells("cells", in.Cells); err != nil {
 		return act, err
 	}
 	for i, c := range in.Fleet {
 		card := royale.Card{Kind: c.Kind, Bonus: c.Bonus}
-		if card.Cells, err = parseCells(c.Cells); err != nil {
-			return act, fmt.Errorf("card %d: %w", i+1, err)
+		if card.Cells, err = parseCells(fmt.Sprintf("fleet[%d].cells", i), c.Cells); err != nil {
+			return act, err
 		}
 		act.Fleet = append(act.Fleet, card)
 	}
 	return act, nil
 }
 
-func parseCells(in []string) ([]royale.Cell, error) {
+// parseCells reads the cells of field, naming the one misspelt.
+func parseCells(field string, in []string) ([]royale.Cell, error) {
 	if in == nil {
 		return nil, nil
 	}
@@ -140,7 +150,7 @@ func parseCells(in []string) ([]royale.Cell, error) {
 	for i, s := range in {
 		x, err := royale.ParseCell(s)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
 		}
 		out[i] = x
 	}
@@ -151,8 +161,9 @@ func parseCells(in []string) ([]royale.Cell, error) {
 // fleet, sonar, the roll, a shot or volley, bonus shots, the end of a turn;
 // or the host holding the fleet of a player without a phone. A player
 // token acts for its own player. The host acts for anyone in play (what is
-// shot is public), but keeps or enters a fleet only for a player it holds:
-// the fleet of a player with a phone is theirs alone to choose and to see.
+// shot is public), but keeps or enters a fleet only for its own seat and a
+// player it holds: the fleet of a player with a phone is theirs alone to
+// choose and to see.
 func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in RoyaleActionInput) (Reply, error) {
 	return s.royaleWrite(ctx, a, k, func(w *writer) (any, error) {
 		if err := w.openTable(); err != nil {
@@ -178,7 +189,7 @@ func (s *Service) RoyaleAct(ctx context.Context, a Auth, k Key, number int, in R
 		if err != nil {
 			return nil, err
 		}
-		byHost := w.who.Role == RoleHost
+		byHost := w.who.byHost(in.Player)
 		switch in.Kind {
 		case actHold:
 			if err := w.who.mustHost("hold a player's fleet"); err != nil {
@@ -282,8 +293,12 @@ func (w *writer) recordRoyale(g *royaleGame, act royale.Action, byHost bool, out
 
 // The payloads of the Battleship Royale audit events.
 type (
+	// royaleStarted is a game set up. Rules, the version of the rules
+	// it is refereed by, is absent for the games set up before games
+	// named theirs (royale.Rules0).
 	royaleStarted struct {
 		Game       int             `json:"game"`
+		Rules      royale.Rules    `json:"rules,omitempty"`
 		Options    royale.Options  `json:"options"`
 		Players    []game.PlayerID `json:"players"`
 		First      game.PlayerID   `json:"first"`
@@ -326,7 +341,8 @@ type (
 )
 
 // Commitment is one fleet's commitment: SHA-256 over a salt and the fleet's
-// canonical encoding (royale.Fleet.Commitment), in hex.
+// canonical encoding (royale.Fleet.Commitment, docs/royale-commitment.md),
+// in hex.
 type Commitment struct {
 	Player     game.PlayerID `json:"player"`
 	Commitment string        `json:"commitment"`

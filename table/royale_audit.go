@@ -122,8 +122,8 @@ func (ra *royaleAudit) replay(row db.RoyaleGame, actions []db.RoyaleAction) (*ro
 		return nil, nil
 	}
 	s := row.Setup
-	ra.event(row.EventSeq, "royale.started", royaleStarted{Game: row.Number, Options: s.Options, Players: s.Players,
-		First: s.First, CarriedPot: s.CarriedPot})
+	ra.event(row.EventSeq, "royale.started", royaleStarted{Game: row.Number, Rules: s.Rules, Options: s.Options,
+		Players: s.Players, First: s.First, CarriedPot: s.CarriedPot})
 	var money []ledger.Entry
 	if antes := g.Antes(); len(antes) > 0 {
 		money = append(money, ledger.Antes(0, antes))
@@ -142,7 +142,7 @@ func (ra *royaleAudit) replay(row db.RoyaleGame, actions []db.RoyaleAction) (*ro
 		var out royale.Outcome
 		var err error
 		if a.Action.Kind != actHold {
-			out, err = g.Apply(a.Action)
+			out, err = g.Replay(a.Action)
 		}
 		if err != nil {
 			ra.fail("action %d does not replay: %v", a.Seq, err)

@@ -20,9 +20,10 @@ type royaleGame struct {
 	actions []db.RoyaleAction
 }
 
-// replayRoyale rebuilds a game from its setup and actions; one that no
-// longer replays is ErrHistoryBroken. A hold is the table's, not the
-// rules': the engine does not see it.
+// replayRoyale rebuilds a game from its setup and actions, under the rules
+// it was set up with (royale.Game.Replay); one that no longer replays is
+// ErrHistoryBroken. A hold is the table's, not the rules': the engine does
+// not see it.
 func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, error) {
 	eng, err := royale.NewGame(g.Setup)
 	if err != nil {
@@ -32,7 +33,7 @@ func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, erro
 		if a.Action.Kind == actHold {
 			continue
 		}
-		if _, err := eng.Apply(a.Action); err != nil {
+		if _, err := eng.Replay(a.Action); err != nil {
 			return nil, fmt.Errorf("%w: game %d's action %d does not replay: %w", ErrHistoryBroken, g.Number, a.Seq, err)
 		}
 	}
@@ -160,6 +161,8 @@ func (st *tableState) hold(g *royaleGame, player game.PlayerID) error {
 		return fmt.Errorf("%w: the host holds a fleet only while the fleets are chosen", royale.ErrPhase)
 	case g.holds(player):
 		return fmt.Errorf("%w: the host holds %s's fleet already", ErrInvalid, p.Name)
+	case p.Host:
+		return fmt.Errorf("%w: %s's seat is the host's own: keep or enter that fleet as the player, with no hold", ErrInvalid, p.Name)
 	case p.ClaimedAt != nil:
 		return fmt.Errorf("%w: %s holds their seat on a phone: their fleet is theirs alone to choose and to see", ErrForbidden, p.Name)
 	}

@@ -22,11 +22,14 @@ func (w *writer) seat(name string, hash []byte) error {
 	if err := w.st.membersOnly(); err != nil {
 		return err
 	}
-	return w.seatMember(name, hash, 0)
+	return w.seatMember(newSeat{name: name}, hash)
 }
 
-// seatMember is seat for a crew member at one of the crew's nights.
-func (w *writer) seatMember(name string, hash []byte, member game.PlayerID) error {
+// seatMember is seat for a seat a table is made with: a crew member at one
+// of the crew's nights, or the host's own seat, which the host's phone
+// claims as it is made.
+func (w *writer) seatMember(n newSeat, hash []byte) error {
+	name := n.name
 	seatNo, active := 1, 0
 	taken := slices.Clone(w.st.players)
 	for _, p := range w.seated {
@@ -44,12 +47,14 @@ func (w *writer) seatMember(name string, hash []byte, member game.PlayerID) erro
 	if active >= maxPlayers {
 		return fmt.Errorf("%w: the table is full (%d players)", ErrInvalid, maxPlayers)
 	}
-	claimed := hash != nil
-	if !claimed {
+	// The host's own seat is claimed by the host's phone, whose token is
+	// the host's: the seat's own token is one nobody is given.
+	claimed := hash != nil || n.host
+	if hash == nil {
 		_, hash = newToken(prefixPlayer, w.st.row.ID)
 	}
-	p := &db.Player{Name: name, Seat: seatNo, TokenHash: hash, Member: member}
-	w.out.PlayerInsert(w.st.row.ID, db.NewPlayer{Name: name, Seat: seatNo, TokenHash: hash, Claimed: claimed, Member: member}, p)
+	p := &db.Player{Name: name, Seat: seatNo, TokenHash: hash, Member: n.member, Host: n.host}
+	w.out.PlayerInsert(w.st.row.ID, db.NewPlayer{Name: name, Seat: seatNo, TokenHash: hash, Claimed: claimed, Member: n.member, Host: n.host}, p)
 	w.seated = append(w.seated, p)
 	return nil
 }
@@ -127,6 +132,9 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 			}
 		}
 		if p.ID != 0 {
+			if p.Host {
+				return nil, fmt.Errorf("%w: %s is the host's own seat, played from the host's phone; pick another name", ErrNameTaken, p.Name)
+			}
 			if p.ClaimedAt != nil {
 				return nil, fmt.Errorf("%w: %s has already joined from another phone; pick another name", ErrNameTaken, p.Name)
 			}
@@ -247,6 +255,11 @@ func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Rep
 		}
 		if p.ClaimedAt == nil || p.LeftAt != nil {
 			return nil, fmt.Errorf("%w: no phone holds %s's seat", ErrInvalid, p.Name)
+		}
+		// Freed, the host's own seat could be taken with the code while
+		// the host's token still played it.
+		if p.Host {
+			return nil, fmt.Errorf("%w: %s's seat is the host's own: it moves only with the host role (host recovery)", ErrInvalid, p.Name)
 		}
 		// A freed seat is the host's to play (royaleView): freed during a
 		// game, it would show the host a fleet a phone chose.

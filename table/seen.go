@@ -1,12 +1,10 @@
 package table
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/royale"
@@ -55,47 +53,25 @@ func (w *writer) seenRound(number int, seen *uint) error {
 	if err != nil {
 		return err
 	}
-	byHost, err := w.roundRecorders(since)
-	if err != nil {
-		return err
-	}
 	out := make([]recording, len(since))
 	for i, a := range since {
 		_, under := hidden[a.EventSeq]
-		out[i] = recording{byHost: byHost[a.EventSeq], player: w.st.playerName(a.Action.Player), what: actionWords(a, under)}
+		out[i] = recording{byHost: recordedByHost(a), player: w.st.playerName(a.Action.Player), what: actionWords(a, under)}
 	}
 	return sayRecorded(out)
 }
 
-// roundRecorders reads, in one more round trip of the write, whether the
-// host's phone recorded each of the actions (by the event that recorded
-// it; nil where the event does not say, recorded before it did). A
-// correction is always the host's.
-func (w *writer) roundRecorders(actions []db.Action) (map[int64]*bool, error) {
-	out := map[int64]*bool{}
-	first, last := actions[0].EventSeq, actions[len(actions)-1].EventSeq
-	if first < 1 || last < first {
-		return out, nil
+// recordedByHost is whether the host's phone recorded a round action for a
+// player other than the host's own seat, as stored with it (nil: not
+// known). A take-back is a correction, which only the host makes: one
+// stored before the table kept who recorded what was made before a host
+// had a seat of its own, so for someone else's seat.
+func recordedByHost(a db.Action) *bool {
+	if a.ByHost == nil && a.Action.Kind == actionVoid {
+		host := true
+		return &host
 	}
-	var events []chain.Event
-	b := db.NewBatch(w.ctx)
-	b.EventPage(w.st.row.ID, first-1, int(last-first+1), []string{"round"}, &events)
-	if err := b.Send(w.conn); err != nil {
-		return nil, err
-	}
-	host := true
-	for _, e := range events {
-		switch e.Kind {
-		case "round.voided":
-			out[e.Seq] = &host
-		case "round.action":
-			var p roundAction
-			if json.Unmarshal(e.Payload, &p) == nil {
-				out[e.Seq] = p.ByHost
-			}
-		}
-	}
-	return out, nil
+	return a.ByHost
 }
 
 // actionWords names a round action as the refusal says it: a throw by its
@@ -188,8 +164,9 @@ func royaleWords(a royale.Action) string {
 }
 
 // recording is one action recorded since the phone's view, as a refusal
-// names it: whether the host's phone recorded it (nil: not known), for
-// which player (by name; "" for none) and what it was.
+// names it: whether the host's phone recorded it for a player other than
+// its own seat (nil: not known), for which player (by name; "" for none)
+// and what it was.
 type recording struct {
 	byHost *bool
 	player string
@@ -197,7 +174,8 @@ type recording struct {
 }
 
 // phone names the phone that recorded r, first in a sentence or not. A
-// player's token records only that player's actions.
+// player's token records only that player's actions, and so does the
+// host's for its own seat, as that player's phone.
 func (r recording) phone(first bool) string {
 	switch {
 	case r.byHost == nil && first:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"strings"
 
 	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db"
@@ -33,6 +34,10 @@ type NewTable struct {
 	// Royale, under Royale).
 	Game   string          `json:"game,omitempty"`
 	Royale *royale.Options `json:"royale,omitempty"`
+	// Host names the seat, one of Players, that is the host's own when the
+	// host plays: the host's phone is that player's phone too. Empty when
+	// the host only keeps the books.
+	Host string `json:"host,omitempty"`
 }
 
 // The games a table may play.
@@ -60,8 +65,29 @@ func (s *Service) CreateTable(ctx context.Context, k Key, in NewTable) (Reply, e
 	for i, n := range names {
 		seats[i] = newSeat{name: n}
 	}
+	if err := hostAmong(seats, in.Host); err != nil {
+		return Reply{}, err
+	}
 	k.scope = scopeCreate
 	return s.create(ctx, k, t, seats)
+}
+
+// hostAmong marks the seat named host, if any, as the host's own.
+func hostAmong(seats []newSeat, host string) error {
+	if host == "" {
+		return nil
+	}
+	name, err := cleanName(host)
+	if err != nil {
+		return fmt.Errorf("host: %w", err)
+	}
+	for i := range seats {
+		if strings.EqualFold(seats[i].name, name) {
+			seats[i].host = true
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: host: %q is none of the players; name the host's own seat among them, or leave it out if the host does not play", ErrInvalid, host)
 }
 
 // newTableRow checks what a host asks for and makes it a table's row and
@@ -126,11 +152,12 @@ func newTableRow(in NewTable) (db.NewTable, []string, error) {
 	return db.NewTable{Name: name, Rules: rs, Currency: currency, NoOverdraft: in.NoOverdraft, Royale: opts}, names, nil
 }
 
-// newSeat is a player a table is made with: a name, and at a crew's night
-// the crew member they are.
+// newSeat is a player a table is made with: a name, at a crew's night the
+// crew member they are, and whether the seat is the host's own.
 type newSeat struct {
 	name   string
 	member game.PlayerID
+	host   bool
 }
 
 // create makes table t with its first seats, under a fresh join code (a
@@ -183,7 +210,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	w.out.TableInsert(t, &st.row)
 	st.row.ID = t.ID
 	for _, n := range seats {
-		if err := w.seatMember(n.name, nil, n.member); err != nil {
+		if err := w.seatMember(n, nil); err != nil {
 			return Reply{}, err
 		}
 	}
@@ -198,7 +225,7 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 		return Reply{}, err
 	}
 	for _, p := range st.players {
-		if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat, Member: p.Member}); err != nil {
+		if _, err := w.emit("player.seated", playerSeated{Player: p.ID, Name: p.Name, Seat: p.Seat, Member: p.Member, Host: p.Host}); err != nil {
 			return Reply{}, err
 		}
 	}
@@ -224,6 +251,8 @@ type (
 		Seat   int           `json:"seat"`
 		// Member is, at a crew's night, the crew member the player is.
 		Member game.PlayerID `json:"member,omitempty"`
+		// Host marks the host's own seat.
+		Host bool `json:"host,omitempty"`
 	}
 	playerEvent struct {
 		Name   string        `json:"name"`
@@ -289,12 +318,15 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 		if g := st.royalePlaying(); g != nil {
 			return nil, fmt.Errorf("%w: finish or abandon game %d before closing the table", ErrRoundPlaying, g.row.Number)
 		}
+		// The pot goes back to the players of the last round or game in
+		// play order: the leftover units go one each from its first player
+		// (for a game, in the order its rules hand money back).
 		var last []game.PlayerID
 		switch {
 		case st.last != nil:
 			last = st.last.row.Setup.Players
 		case st.royale != nil:
-			last = st.royale.row.Setup.Players
+			last = st.royale.row.Setup.ReturnOrder()
 		}
 		closing := tableClosed{}
 		if pot := w.books().Balance(ledger.Pot); pot > 0 {

@@ -25,11 +25,14 @@ type PlayerView struct {
 	LeftAt    *time.Time `json:"leftAt,omitempty"`
 	// Member is, at a crew's night, the crew member this player is.
 	Member game.PlayerID `json:"member,omitempty"`
+	// Host marks the host's own seat: the host plays it from the host's
+	// phone, and no phone joins as it with the code.
+	Host bool `json:"host,omitempty"`
 }
 
 func playerView(p db.Player) PlayerView {
 	return PlayerView{ID: p.ID, Name: p.Name, Seat: p.Seat, Claimed: p.ClaimedAt != nil, ClaimedAt: p.ClaimedAt, LeftAt: p.LeftAt,
-		Member: p.Member}
+		Member: p.Member, Host: p.Host}
 }
 
 // TableView is a table.
@@ -149,10 +152,33 @@ const (
 )
 
 // liveView is a round being played as who may see it. The host sees what
-// the whole table sees, though it records for everyone: being told whose
-// closed automatic may still be claimed would tell it a 6-6 under the cup.
-func liveView(number, actions int, r *game.Round, who Principal) RoundView {
-	return roundView(number, actions, statusPlaying, r.View(who.viewer()), nil)
+// the whole table sees, its own seat's closed rolls besides, though it
+// records for everyone: being told whose closed automatic may still be
+// claimed would tell it a 6-6 under the cup. It is told only of one it
+// recorded itself (hostThrew), whose dice it typed, and which it may
+// claim for that player (mayClaimFor).
+func (pr *playedRound) liveView(who Principal) RoundView {
+	st := pr.round.View(who.viewer())
+	if c := pr.round.Claimable(); who.Role == RoleHost && c != 0 && pr.hostThrew(c) {
+		st.Claimable = c
+	}
+	return roundView(pr.row.Number, len(pr.actions), statusPlaying, st, nil)
+}
+
+// hostThrew says whether the host's phone recorded player's latest throw
+// standing in the round for them (db.Action.ByHost). A throw stored before
+// the table kept it (nil) is not known to be the host's: it is not.
+func (pr *playedRound) hostThrew(player game.PlayerID) bool {
+	standing, err := standingActions(pr.actions)
+	if err != nil {
+		return false
+	}
+	for i := len(standing) - 1; i >= 0; i-- {
+		if a := standing[i]; a.Action.Player == player && a.Action.Kind == game.ActionRoll {
+			return a.ByHost != nil && *a.ByHost
+		}
+	}
+	return false
 }
 
 // roundView is a round of number that has recorded actions, in state st.

@@ -1,7 +1,8 @@
 -- name: PlayerInsert :one
--- PlayerInsert seats a player (PlayerAccountInsert opens their account).
-INSERT INTO players (table_id, name, seat, token_hash, claimed_at, member)
-VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END, @member)
+-- PlayerInsert seats a player (PlayerAccountInsert opens their account);
+-- host marks the host's own seat, which is claimed as it is made.
+INSERT INTO players (table_id, name, seat, token_hash, claimed_at, member, host)
+VALUES (@table_id, @name, @seat, @token_hash, CASE WHEN @claimed::boolean THEN now() END, @member, @host)
 RETURNING *;
 
 -- name: PlayerAccountInsert :exec

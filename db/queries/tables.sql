@@ -46,15 +46,15 @@ SELECT * FROM tables WHERE id = @id;
 -- table row), so that on Citus each part runs on the table's shard as it
 -- is written (an INSERT ... SELECT from a row of the same table).
 WITH actions AS (
-    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason)
+    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason, by_host)
     SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event,
-           nullif(a.voids, 0), a.reason
+           nullif(a.voids, 0), a.reason, a.by_host
     FROM rounds r,
          (SELECT unnest(@action_seqs::int[]) AS seq, unnest(@action_players::bigint[]) AS player,
                  unnest(@action_kinds::text[]) AS kind, unnest(@action_dice::text[]) AS dice,
                  unnest(@action_rethrows::text[]) AS rethrow, unnest(@action_paths::text[]) AS path,
                  unnest(@action_events::bigint[]) AS event, unnest(@action_voids::int[]) AS voids,
-                 unnest(@action_reasons::text[]) AS reason) a
+                 unnest(@action_reasons::text[]) AS reason, unnest(@action_by_host::boolean[]) AS by_host) a
     WHERE r.table_id = @table_id AND r.number = @round
     RETURNING 1
 ), turns AS (

@@ -5,11 +5,16 @@ import (
 	"strings"
 )
 
-// Apply judges one action and, if it is allowed, applies it whole and says
-// what it did; a refused action changes nothing. Every action but the
+// Apply judges one new action and, if it is allowed, applies it whole and
+// says what it did; a refused action changes nothing. Every action but the
 // host's abandon names its player, who must sit at the table; during play
-// only the turn's player acts.
-func (g *Game) Apply(a Action) (Outcome, error) {
+// only the turn's player acts. Its cells and sonar line are read in their
+// one spelling, whatever rules the game was set up under; an action taken
+// before is replayed with Replay.
+func (g *Game) Apply(a Action) (Outcome, error) { return g.apply(a, false) }
+
+// apply is Apply, or with rules0 set Replay of an action Rules0 took.
+func (g *Game) apply(a Action, rules0 bool) (Outcome, error) {
 	if g.phase == PhaseOver {
 		return Outcome{}, fmt.Errorf("%w: no more %s", ErrGameOver, orAction(a.Kind))
 	}
@@ -33,7 +38,7 @@ func (g *Game) Apply(a Action) (Outcome, error) {
 		if a.Kind == ActKeep {
 			return g.keep(i, a.Discard, a.Salt)
 		}
-		return g.enter(i, a.Fleet, a.Salt)
+		return g.enter(i, a.Fleet, a.Salt, rules0)
 	}
 	if g.phase != PhasePlaying {
 		return Outcome{}, fmt.Errorf("%w: play starts when every fleet is in", ErrPhase)
@@ -43,7 +48,7 @@ func (g *Game) Apply(a Action) (Outcome, error) {
 	}
 	switch a.Kind {
 	case ActSonar:
-		return g.useSonar(i, a.Line)
+		return g.useSonar(i, a.Line, rules0)
 	case ActRoll:
 		return g.roll(a.Die)
 	case ActShoot:

@@ -45,7 +45,7 @@ var ErrCard = errors.New("not a ship card")
 
 // Card is one ship card: its kind, the cells it covers in a straight line,
 // and in the advanced game the bonus number printed on it (shots earned by
-// sinking it).
+// sinking a surface ship; a submarine earns a sonar instead); 0 for none.
 type Card struct {
 	Kind  Kind   `json:"kind"`
 	Cells []Cell `json:"cells"`

@@ -8,7 +8,8 @@
 // A game is replayed from its Setup plus the ordered Actions applied to it.
 // Game.Apply either applies an action whole or refuses it and changes
 // nothing; every refusal wraps one sentinel error (ErrShot, ErrOutOfTurn,
-// ...) with %w and says in plain words what was wrong.
+// ...) with %w and says in plain words what was wrong. Game.Replay applies
+// an action taken before, under the rules the game was set up with (below).
 //
 // # House rules
 //
@@ -16,11 +17,22 @@
 // decisions, and the engine's own where ROYALE.md is silent too. The option
 // that changes a rule is named where one exists.
 //
+// The board:
+//
+//   - A cell has one spelling (CellSpelling): a row letter A-J in either
+//     case, then a column number 1-10 without a leading zero, and nothing
+//     before, between or after ("B7", "b7", "J10"; not " B7", "B7 ", "B07"
+//     or "K1"). A sonar line is a row letter or a column number, likewise
+//     (LineSpelling: "C", "c", "7"; not " C" or "07"). Tally writes both
+//     upper case, in views, stored actions and events. Any other text is no
+//     cell (ErrCell) or no line (ErrLine), never read loosely.
+//
 // Cards and fleets:
 //
 //   - A dealt card's bonus number is the ship's length minus one (ROYALE.md
-//     Decision). A sunk submarine earns a sonar and no shots, whatever its
-//     card says.
+//     Decision), the submarine's (2) included. A sunk submarine earns a
+//     sonar and no shots, whatever its card says, so its bonus number is
+//     kept as the card shows it, dealt or entered, and changes nothing.
 //   - Within one fleet no two surface ships share a cell; a submarine may
 //     share cells with a ship (not with another submarine: a standard hand
 //     may hold two), and different players' cards may share cells freely
@@ -32,8 +44,12 @@
 //     included; everyone keeps all but 2, never discarding the submarine.
 //   - Fleets entered (option fleet: entered): the standard fleet is
 //     KeepSize cards of any kinds without bonus numbers; the advanced fleet
-//     is exactly one submarine (bonus 0) and KeepSize-1 surface ships with
-//     the bonus numbers printed on them (0 to 5).
+//     is exactly one submarine and KeepSize-1 surface ships. Each surface
+//     ship is entered with the bonus number printed on it, 1 to 5, which is
+//     required: one left out would silently earn no shots when it sinks.
+//     The submarine's bonus number is taken as printed (1 to 5) when given,
+//     as a dealt submarine carries one, and may be left out, since it earns
+//     a sonar and never shots.
 //   - Each player keeps or enters once, with a salt of SaltSize bytes, in
 //     any order; play starts with the last fleet, and the commitments are
 //     fixed then. Keeping or entering again is refused (ErrPhase).
@@ -96,7 +112,9 @@
 //     what stays in the pot.
 //   - The host may abandon a game (player 0) in any phase before its end:
 //     nobody wins and the whole pot goes back to the players as a closing
-//     dice table returns it (game.CloseOut), bounties already paid stand.
+//     dice table returns it (game.CloseOut): equal whole shares, the
+//     indivisible units one each in play order, which starts from the
+//     game's first player (Setup.PlayOrder). Bounties already paid stand.
 //
 // What each viewer sees:
 //
@@ -110,4 +128,25 @@
 //   - A shot cell shows "miss", "hit" (with the number of cards hit) or
 //     "sunk" once every card that covered it has sunk; a sunk card's cell
 //     still under a card afloat shows "hit" (ROYALE.md 3, sunk markers).
+//
+// # Versions of the rules
+//
+// The rules above are Rules1 (CurrentRules), which every new game is set
+// up with and named by (Setup.Rules). A game is refereed to its end by the
+// rules it was set up under, so that what was decided stays decided: its
+// stored actions replay, and audit, as they were taken. Games set up before
+// setups named their rules are Rules0, which differed in three things:
+//
+//   - The indivisible units of an abandoned game's pot, and of the pot of a
+//     table closed after the game, went one each in seat order, and still
+//     do for such a game (Setup.ReturnOrder).
+//   - A sonar line was taken with spaces around it (" j" for row J).
+//   - An advanced surface ship could be entered without its bonus number,
+//     taken as 0: it earns no shots when it sinks.
+//
+// The last two are input: Replay reads such a game's stored actions as
+// Rules0 took them, while new input (Apply) is read as the rules above say
+// in every game, Rules0's still in play too. (Rules0 took cells loosely as
+// well, " B2", but stored them in their one spelling, which replays as it
+// is.)
 package royale

@@ -51,6 +51,8 @@ const SaltSize = 32
 // cells were given in: a version line, then one line per card
 // ("battleship 3 B2 B3 B4 B5", cells in board order), cards in the order
 // of their kind (Kinds), then of their bonus, then of their cells.
+// docs/royale-commitment.md describes it byte by byte, for checks written
+// without this code; change one and the other together.
 func (f Fleet) Canonical() []byte {
 	cards := make(Fleet, len(f))
 	for i, c := range f {
@@ -77,9 +79,9 @@ func (f Fleet) Canonical() []byte {
 	return []byte(b.String())
 }
 
-// Commitment is SHA-256 over a salt and the fleet's canonical encoding: it
-// is published when play starts, and the fleet and salt revealed at the
-// end must hash to it.
+// Commitment is SHA-256 over a prefix line, a salt and the fleet's
+// canonical encoding (docs/royale-commitment.md): it is published when
+// play starts, and the fleet and salt revealed at the end must hash to it.
 func (f Fleet) Commitment(salt []byte) [32]byte {
 	h := sha256.New()
 	h.Write([]byte("tally royale commitment v1\n"))

@@ -46,9 +46,10 @@ func (g *Game) keep(i int, discard []int, salt []byte) (Outcome, error) {
 
 // enter takes the cards a player typed in as seat i's fleet: in the
 // standard game KeepSize cards of any kinds without bonus numbers; in the
-// advanced game one submarine (bonus 0) and KeepSize-1 surface ships with
-// their printed bonus numbers.
-func (g *Game) enter(i int, f Fleet, salt []byte) (Outcome, error) {
+// advanced game one submarine, with its printed bonus number or none, and
+// KeepSize-1 surface ships, each with its printed bonus number (replaying
+// Rules0, which took one left out as 0, with it or not).
+func (g *Game) enter(i int, f Fleet, salt []byte, rules0 bool) (Outcome, error) {
 	s := &g.seats[i]
 	if g.opts.Fleet != Entered {
 		return Outcome{}, fmt.Errorf("%w: this table's fleets are dealt: keep cards of your hand", ErrBadAction)
@@ -56,7 +57,7 @@ func (g *Game) enter(i int, f Fleet, salt []byte) (Outcome, error) {
 	if s.fleet != nil {
 		return Outcome{}, fmt.Errorf("%w: player %s has already entered a fleet", ErrPhase, s.player)
 	}
-	if err := g.checkEntered(f); err != nil {
+	if err := g.checkEntered(f, rules0); err != nil {
 		return Outcome{}, err
 	}
 	if err := checkSalt(salt); err != nil {
@@ -65,8 +66,10 @@ func (g *Game) enter(i int, f Fleet, salt []byte) (Outcome, error) {
 	return g.ready(i, cloneFleet(f), salt), nil
 }
 
-// checkEntered refuses an entered fleet of the wrong cards for the game.
-func (g *Game) checkEntered(f Fleet) error {
+// checkEntered refuses an entered fleet of the wrong cards for the game;
+// with rules0 set, a surface ship without its bonus number is taken, as
+// Rules0 took it.
+func (g *Game) checkEntered(f Fleet, rules0 bool) error {
 	n := KeepSize(g.opts.Mode, len(g.seats))
 	if len(f) != n {
 		return fmt.Errorf("%w: enter %d cards, not %d", ErrFleet, n, len(f))
@@ -78,8 +81,11 @@ func (g *Game) checkEntered(f Fleet) error {
 		switch {
 		case g.opts.Mode == Standard && c.Bonus != 0:
 			return fmt.Errorf("card %d: %w: a standard card has no bonus number (%d given)", j+1, ErrCard, c.Bonus)
-		case c.Kind == Submarine && c.Bonus != 0:
-			return fmt.Errorf("card %d: %w: a submarine has no bonus number (%d given)", j+1, ErrCard, c.Bonus)
+		case g.opts.Mode == Advanced && c.Kind != Submarine && c.Bonus == 0 && !rules0:
+			// Sinking it earns its bonus number of shots: a number left
+			// out would silently earn none.
+			return fmt.Errorf("card %d: %w: the %s's bonus number is missing: enter the number printed on the card, 1 to %d",
+				j+1, ErrCard, c.Kind, maxBonus)
 		}
 	}
 	if subs := countKind(f, Submarine); g.opts.Mode == Advanced && subs != 1 {

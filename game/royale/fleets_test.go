@@ -4,18 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tally-dice/tally/game"
 )
 
-// dealt starts a game with fleets dealt from a stream seeded with seed,
-// players 1..n, player 1 first.
+// dealt starts a game under the current rules with fleets dealt from a
+// stream seeded with seed, players 1..n, player 1 first.
 func dealt(t testing.TB, o Options, n int, seed string) *Game {
 	t.Helper()
 	o = o.WithDefaults()
 	o.Fleet = Dealt
-	s := Setup{Options: o, First: 1, Hands: map[game.PlayerID]Fleet{}}
+	s := Setup{Rules: CurrentRules, Options: o, First: 1, Hands: map[game.PlayerID]Fleet{}}
 	r := newStream(seed)
 	for i := range n {
 		p := game.PlayerID(i + 1)
@@ -107,21 +108,23 @@ func TestEnter(t *testing.T) {
 		f    Fleet
 		want error // nil: accepted
 	}{
-		"standard":             {std, fleet(t, "carrier A1 A2 A3 A4 A5", "submarine B1 B2 B3", "submarine C1 C2 C3"), nil},
-		"standard, two cards":  {std, fleet(t, "carrier A1 A2 A3 A4 A5", "submarine B1 B2 B3"), ErrFleet},
-		"standard, a bonus":    {std, fleet(t, "carrier:4 A1 A2 A3 A4 A5", "submarine B1 B2 B3", "submarine C1 C2 C3"), ErrCard},
-		"standard, overlap":    {std, fleet(t, "carrier A1 A2 A3 A4 A5", "destroyer A1 B1 C1", "submarine C2 C3 C4"), ErrFleet},
-		"standard, bent":       {std, fleet(t, "carrier A1 A2 A3 A4 A5", "destroyer B1 B2 C2", "submarine C3 C4 C5"), ErrCard},
-		"standard, too long":   {std, fleet(t, "carrier A1 A2 A3 A4 A5 A6", "destroyer B1 B2 B3", "submarine C3 C4 C5"), ErrCard},
-		"advanced":             {adv, fleet(t, "submarine A1 A2 A3", "battleship:5 A1 B1 C1 D1"), nil},
-		"advanced, bonus 0":    {adv, fleet(t, "battleship:0 A1 B1 C1 D1", "submarine A1 A2 A3"), nil},
-		"advanced, no sub":     {adv, fleet(t, "destroyer:2 A1 A2 A3", "battleship:5 B1 B2 B3 B4"), ErrFleet},
-		"advanced, two subs":   {adv, fleet(t, "submarine A1 A2 A3", "submarine B1 B2 B3"), ErrFleet},
-		"advanced, sub bonus":  {adv, fleet(t, "submarine:2 A1 A2 A3", "battleship:3 B1 B2 B3 B4"), ErrCard},
-		"advanced, bonus 6":    {adv, fleet(t, "submarine A1 A2 A3", "battleship:6 B1 B2 B3 B4"), ErrCard},
-		"advanced, three":      {adv, fleet(t, "submarine A1 A2 A3", "battleship B1 B2 B3 B4", "destroyer C1 C2 C3"), ErrFleet},
-		"advanced, off board":  {adv, Fleet{{Kind: Submarine, Cells: []Cell{{9, 8}, {9, 9}, {9, 10}}}, {Kind: PatrolBoat, Cells: cells(t, "A1 A2")}}, ErrCard},
-		"advanced, ship share": {adv, fleet(t, "submarine A1 A2 A3", "battleship A1 B1 C1 D1"), nil},
+		"standard":              {std, fleet(t, "carrier A1 A2 A3 A4 A5", "submarine B1 B2 B3", "submarine C1 C2 C3"), nil},
+		"standard, two cards":   {std, fleet(t, "carrier A1 A2 A3 A4 A5", "submarine B1 B2 B3"), ErrFleet},
+		"standard, a bonus":     {std, fleet(t, "carrier:4 A1 A2 A3 A4 A5", "submarine B1 B2 B3", "submarine C1 C2 C3"), ErrCard},
+		"standard, overlap":     {std, fleet(t, "carrier A1 A2 A3 A4 A5", "destroyer A1 B1 C1", "submarine C2 C3 C4"), ErrFleet},
+		"standard, bent":        {std, fleet(t, "carrier A1 A2 A3 A4 A5", "destroyer B1 B2 C2", "submarine C3 C4 C5"), ErrCard},
+		"standard, too long":    {std, fleet(t, "carrier A1 A2 A3 A4 A5 A6", "destroyer B1 B2 B3", "submarine C3 C4 C5"), ErrCard},
+		"advanced":              {adv, fleet(t, "submarine A1 A2 A3", "battleship:5 A1 B1 C1 D1"), nil},
+		"advanced, bonus 0":     {adv, fleet(t, "battleship:0 A1 B1 C1 D1", "submarine A1 A2 A3"), ErrCard},
+		"advanced, no bonus":    {adv, fleet(t, "submarine A1 A2 A3", "battleship A1 B1 C1 D1"), ErrCard},
+		"advanced, no sub":      {adv, fleet(t, "destroyer:2 A1 A2 A3", "battleship:5 B1 B2 B3 B4"), ErrFleet},
+		"advanced, two subs":    {adv, fleet(t, "submarine A1 A2 A3", "submarine B1 B2 B3"), ErrFleet},
+		"advanced, sub bonus":   {adv, fleet(t, "submarine:2 A1 A2 A3", "battleship:3 B1 B2 B3 B4"), nil},
+		"advanced, sub bonus 6": {adv, fleet(t, "submarine:6 A1 A2 A3", "battleship:3 B1 B2 B3 B4"), ErrCard},
+		"advanced, bonus 6":     {adv, fleet(t, "submarine A1 A2 A3", "battleship:6 B1 B2 B3 B4"), ErrCard},
+		"advanced, three":       {adv, fleet(t, "submarine A1 A2 A3", "battleship B1 B2 B3 B4", "destroyer C1 C2 C3"), ErrFleet},
+		"advanced, off board":   {adv, Fleet{{Kind: Submarine, Cells: []Cell{{9, 8}, {9, 9}, {9, 10}}}, {Kind: PatrolBoat, Cells: cells(t, "A1 A2")}}, ErrCard},
+		"advanced, ship share":  {adv, fleet(t, "submarine A1 A2 A3", "battleship:3 A1 B1 C1 D1"), nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -167,5 +170,58 @@ func TestEnterStartsPlay(t *testing.T) {
 	}
 	if _, err := g.Apply(Action{Player: 4, Kind: ActRoll, Die: 1}); !errors.Is(err, ErrOutOfTurn) {
 		t.Fatalf("out of turn: %v", err)
+	}
+}
+
+// TestBonusNumbersDealtAndEntered: a submarine carries a bonus number the
+// same way dealt and entered: Tally deals it one (2), and a player enters
+// the one printed on theirs, or none; either way sinking it earns a sonar
+// and no shots. An advanced ship entered without its bonus number is
+// refused with a refusal asking for it, rather than taken as 0 and earning
+// no shots when it sinks.
+func TestBonusNumbersDealtAndEntered(t *testing.T) {
+	t.Parallel()
+	if h := dealt(t, Options{Mode: Advanced}, 2, "bonus").setup.Hands[1]; h[0].Kind != Submarine || h[0].Bonus != 2 {
+		t.Fatalf("the dealt submarine: %+v", h[0])
+	}
+	for _, tc := range []struct {
+		sub   string
+		bonus int
+	}{
+		{"submarine:2 A1 A2 A3", 2},
+		{"submarine A1 A2 A3", 0},
+		{"submarine:4 A1 A2 A3", 4},
+	} {
+		t.Run(tc.sub, func(t *testing.T) {
+			t.Parallel()
+			g := entered(t, Options{Mode: Advanced},
+				fleet(t, tc.sub, "battleship:3 C1 C2 C3 C4", "patrol-boat:1 E1 E2"),
+				fleet(t, "submarine J1 J2 J3", "destroyer:2 G1 G2 G3", "carrier:4 I1 I2 I3 I4 I5"))
+			if c := g.View(1).Fleet[0].Card; c.Kind != Submarine || c.Bonus != tc.bonus {
+				t.Fatalf("the entered submarine is kept as %+v", c)
+			}
+			apply(t, g, roll(1, 3))
+			o := apply(t, g, shoot(t, 1, "A1 A2 A3"))
+			if len(o.Sunk) != 1 || o.Sunk[0].Card.Bonus != tc.bonus || o.Sunk[0].Shots != 0 || !o.Sunk[0].Sonar {
+				t.Fatalf("the submarine sunk: %+v", o.Sunk)
+			}
+			apply(t, g, end(1))
+			apply(t, g, roll(2, 3))
+			apply(t, g, shoot(t, 2, "C1 C2 C3"))
+			apply(t, g, end(2))
+			apply(t, g, roll(1, 1))
+			if o := apply(t, g, shoot(t, 1, "C4")); len(o.Sunk) != 1 || o.Sunk[0].Shots != 3 {
+				t.Fatalf("the battleship sunk: %+v", o.Sunk)
+			}
+		})
+	}
+	g, err := NewGame(Setup{Options: Options{Mode: Advanced, Fleet: Entered}, Players: []game.PlayerID{1, 2}, First: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = refuse(t, g, Action{Player: 1, Kind: ActEnter, Salt: salt(1),
+		Fleet: fleet(t, "submarine A1 A2 A3", "battleship:3 C1 C2 C3 C4", "patrol-boat E1 E2")}, ErrCard)
+	if !strings.Contains(err.Error(), "card 3") || !strings.Contains(err.Error(), "the patrol-boat's bonus number is missing: enter the number printed on the card") {
+		t.Fatalf("a patrol boat without its bonus number: %v", err)
 	}
 }

@@ -9,17 +9,22 @@ import (
 )
 
 // sentinels are every error a refusal may wrap.
-var sentinels = []error{ErrCell, ErrCard, ErrFleet, ErrSetup, ErrOptions, ErrPhase, ErrOutOfTurn, ErrUnknownPlayer,
-	ErrShot, ErrTooManyShots, ErrDie, ErrSonar, ErrDiscard, ErrGameOver, ErrNotDone, ErrBadAction}
+var sentinels = []error{ErrCell, ErrLine, ErrCard, ErrFleet, ErrSetup, ErrOptions, ErrPhase, ErrOutOfTurn, ErrUnknownPlayer,
+	ErrShot, ErrTooManyShots, ErrTooFewShots, ErrDie, ErrSecondRoll, ErrRollFirst, ErrSonar, ErrDiscard, ErrGameOver, ErrNotDone, ErrBadAction}
 
+// checkRefusal fails t unless err wraps exactly one sentinel: one rule a
+// refusal names, so one code the API sends for it.
 func checkRefusal(t *testing.T, err error) {
 	t.Helper()
+	var named []error
 	for _, s := range sentinels {
 		if errors.Is(err, s) {
-			return
+			named = append(named, s)
 		}
 	}
-	t.Fatalf("a refusal wrapping no sentinel: %v", err)
+	if len(named) != 1 {
+		t.Fatalf("a refusal wrapping %d sentinels %v, not one: %v", len(named), named, err)
+	}
 }
 
 // bytesOf hands out data a byte at a time, then zeros.
@@ -80,8 +85,8 @@ func FuzzEnter(f *testing.F) {
 			if c.Kind == Submarine {
 				subs++
 			}
-			if (mode == Standard || c.Kind == Submarine) && c.Bonus != 0 {
-				t.Fatalf("accepted card %d with bonus %d", i, c.Bonus)
+			if mode == Standard && c.Bonus != 0 || mode == Advanced && c.Kind != Submarine && c.Bonus == 0 {
+				t.Fatalf("accepted %s card %d with bonus %d", mode, i, c.Bonus)
 			}
 			if !reflect.DeepEqual(g.View(1).Fleet[i].Card, c) {
 				t.Fatalf("kept %+v, entered %+v", g.View(1).Fleet[i].Card, c)
@@ -115,7 +120,7 @@ func FuzzShots(f *testing.F) {
 			a := Action{Kind: kinds[b.next()%len(kinds)], Player: game.PlayerID(b.next() % 5)}
 			switch a.Kind {
 			case ActSonar:
-				a.Line = []string{"A", "j", "5", "10", "K", "0", ""}[b.next()%7]
+				a.Line = []string{"A", "j", "5", "10", "K", "0", "", " j", "01"}[b.next()%9]
 			case ActRoll:
 				a.Die = b.next()%5 - 1
 			case ActShoot, ActBonus:

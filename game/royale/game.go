@@ -10,14 +10,21 @@ import (
 
 // Setup is everything a game starts from; a game is its Setup plus the
 // ordered Actions applied to it, so the server stores only those and
-// replays them through the engine.
+// replays them through the engine (Replay), under the rules the game was
+// set up with (Rules; absent, Rules0).
 type Setup struct {
+	Rules      Rules                   `json:"rules,omitempty"`
 	Options    Options                 `json:"options"`
 	Players    []game.PlayerID         `json:"players"` // seat order (play goes this way)
 	First      game.PlayerID           `json:"first"`   // who starts (the host picks)
 	CarriedPot int64                   `json:"carriedPot"`
 	Hands      map[game.PlayerID]Fleet `json:"hands,omitempty"` // dealt hands (fleet dealt); nil for entered
 }
+
+// PlayOrder is the game's players in the order they play: seat order,
+// starting from the first player (ROYALE.md 3). Money handed back
+// (ReturnOrder) follows it, as a dice round's players do.
+func (s Setup) PlayOrder() []game.PlayerID { return game.PlayOrder(s.Players, s.First) }
 
 // ActionKind names what a player (or the host) does.
 type ActionKind string
@@ -41,7 +48,7 @@ type Action struct {
 	Discard []int         `json:"discard,omitempty"`
 	Fleet   Fleet         `json:"fleet,omitempty"`
 	Salt    []byte        `json:"salt,omitempty"`
-	Line    string        `json:"line,omitempty"` // sonar: "A".."J" (any case) or "1".."10"
+	Line    string        `json:"line,omitempty"` // sonar: as ParseLine reads it, "A".."J" or "1".."10"
 	Die     int           `json:"die,omitempty"`
 	Cells   []Cell        `json:"cells,omitempty"`
 	Card    int           `json:"card,omitempty"` // advanced bonus: 1-based number of the trophy (View Trophies order) to use; 0 = the first unused
@@ -95,11 +102,12 @@ type ref struct{ seat, card int }
 // unshotPeg marks a cell of the board nobody has shot.
 const unshotPeg = -1
 
-// NewGame checks the setup and starts the game in its fleets phase: 2-6
-// distinct nonzero players, First among them, valid options, a carried
-// pot of 0 or more, and with fleets dealt one hand per player of HandSize
-// cards that is a fleet (with exactly one submarine in the advanced game);
-// with fleets entered no hands.
+// NewGame checks the setup and starts the game in its fleets phase: rules
+// this engine knows (Rules0 to CurrentRules), 2-6 distinct nonzero players,
+// First among them, valid options, a carried pot of 0 or more, and with
+// fleets dealt one hand per player of HandSize cards that is a fleet (with
+// exactly one submarine in the advanced game); with fleets entered no
+// hands.
 func NewGame(s Setup) (*Game, error) {
 	if err := checkSetup(s); err != nil {
 		return nil, err
@@ -117,6 +125,9 @@ func NewGame(s Setup) (*Game, error) {
 
 // checkSetup refuses a setup a game cannot start from.
 func checkSetup(s Setup) error {
+	if s.Rules < Rules0 || s.Rules > CurrentRules {
+		return fmt.Errorf("%w: rules %d (this engine knows %d to %d)", ErrSetup, s.Rules, Rules0, CurrentRules)
+	}
 	o := s.Options.WithDefaults()
 	if err := o.Check(); err != nil {
 		return err

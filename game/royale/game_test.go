@@ -43,12 +43,12 @@ func cell(t testing.TB, s string) Cell {
 // salt is a salt of SaltSize bytes b.
 func salt(b byte) []byte { return bytes.Repeat([]byte{b}, SaltSize) }
 
-// entered starts a game with fleets entered for players 1..len(fleets),
-// player 1 first, and enters every fleet.
+// entered starts a game under the current rules with fleets entered for
+// players 1..len(fleets), player 1 first, and enters every fleet.
 func entered(t testing.TB, o Options, fleets ...Fleet) *Game {
 	t.Helper()
 	o.Fleet = Entered
-	s := Setup{Options: o, First: 1}
+	s := Setup{Rules: CurrentRules, Options: o, First: 1}
 	for i := range fleets {
 		s.Players = append(s.Players, game.PlayerID(i+1))
 	}
@@ -145,6 +145,8 @@ func TestNewGameRefuses(t *testing.T) {
 		"first not seated":  {Setup{Players: []game.PlayerID{1, 2, 3}, First: 4, Hands: ok.Hands}, ErrSetup},
 		"bad mode":          {Setup{Options: Options{Mode: "salvo"}, Players: []game.PlayerID{1, 2, 3}, First: 1, Hands: ok.Hands}, ErrOptions},
 		"negative pot":      {Setup{Players: []game.PlayerID{1, 2, 3}, First: 1, CarriedPot: -1, Hands: ok.Hands}, ErrSetup},
+		"later rules":       {Setup{Rules: CurrentRules + 1, Players: []game.PlayerID{1, 2, 3}, First: 1, Hands: ok.Hands}, ErrSetup},
+		"negative rules":    {Setup{Rules: -1, Players: []game.PlayerID{1, 2, 3}, First: 1, Hands: ok.Hands}, ErrSetup},
 		"no hands":          {Setup{Players: []game.PlayerID{1, 2, 3}, First: 1}, ErrSetup},
 		"short hand":        {Setup{Players: []game.PlayerID{1, 2, 3}, First: 1, Hands: short}, ErrSetup},
 		"hand for stranger": {Setup{Players: []game.PlayerID{1, 2, 3}, First: 1, Hands: extra}, ErrSetup},

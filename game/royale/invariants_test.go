@@ -94,7 +94,8 @@ func checkEnd(t *testing.T, pl played) {
 }
 
 // checkReplay replays the game's setup and actions, stored as JSON, and
-// compares every viewer's view.
+// compares every viewer's view: what Apply took, Replay takes alike, under
+// every version of the rules.
 func checkReplay(t *testing.T, pl played) {
 	t.Helper()
 	var s Setup
@@ -110,7 +111,7 @@ func checkReplay(t *testing.T, pl played) {
 		t.Fatal(err)
 	}
 	for _, a := range actions {
-		if _, err := g.Apply(a); err != nil {
+		if _, err := g.Replay(a); err != nil {
 			t.Fatalf("replay: %+v: %v", a, err)
 		}
 	}

@@ -17,11 +17,12 @@ type played struct {
 	bounties []game.Payment
 }
 
-// randomSetup sets up a game of n players with random options.
+// randomSetup sets up a game of n players with random options, under
+// rules of any version.
 func randomSetup(t testing.TB, r *rand.Rand, mode Mode, src FleetSource, seed string) Setup {
 	n := MinPlayers + r.Intn(MaxPlayers-MinPlayers+1)
 	s := Setup{Options: Options{Mode: mode, Fleet: src, Ante: int64(r.Intn(4) * 5), Bounty: int64(r.Intn(3))},
-		CarriedPot: int64(r.Intn(5))}
+		CarriedPot: int64(r.Intn(5)), Rules: Rules(r.Intn(int(CurrentRules) + 1))}
 	for i := range n {
 		s.Players = append(s.Players, game.PlayerID(10+7*i))
 	}
@@ -59,10 +60,13 @@ func fleetAction(t testing.TB, r *rand.Rand, g *Game, p game.PlayerID, seed stri
 	}
 	f := h[:KeepSize(g.opts.Mode, n)]
 	for i := range f {
-		if g.opts.Mode == Advanced && f[i].Kind != Submarine {
-			f[i].Bonus = r.Intn(maxBonus + 1)
-		} else {
+		switch {
+		case g.opts.Mode == Standard:
 			f[i].Bonus = 0
+		case f[i].Kind == Submarine:
+			f[i].Bonus = r.Intn(maxBonus + 1) // as printed, or none
+		default:
+			f[i].Bonus = 1 + r.Intn(maxBonus)
 		}
 	}
 	return Action{Player: p, Kind: ActEnter, Fleet: f, Salt: salt}

@@ -33,14 +33,12 @@ func (g *Game) finish(winners []game.PlayerID) *Result {
 }
 
 // abandon ends the game without a winner: the whole pot goes back to the
-// players as at closing a dice table (game.CloseOut).
+// players as at closing a dice table (game.CloseOut), the indivisible
+// units one each in play order from the game's first player (seat order
+// under Rules0: Setup.ReturnOrder).
 func (g *Game) abandon() Outcome {
 	st := g.settlement()
-	players := make([]game.PlayerID, len(g.seats))
-	for i, s := range g.seats {
-		players[i] = s.player
-	}
-	st.Payouts = game.CloseOut(st.PotBefore, players)
+	st.Payouts = game.CloseOut(st.PotBefore, g.setup.ReturnOrder())
 	return Outcome{Result: g.over(Result{Winners: []game.PlayerID{}, Abandoned: true, Settlement: st})}
 }
 

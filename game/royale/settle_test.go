@@ -1,6 +1,7 @@
 package royale
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -100,5 +101,40 @@ func TestNoAnteNoPot(t *testing.T) {
 		Antes: []game.Amount{}, Payouts: []game.Amount{}, PerPoint: []game.Payment{}}}
 	if !reflect.DeepEqual(o.Result, want) {
 		t.Fatalf("%+v", o.Result)
+	}
+}
+
+// TestAbandonPaysTheLeftoverInPlayOrder: an abandoned game's pot goes back
+// as a closing dice table's does, the indivisible units one each in play
+// order, which starts from the game's first player, not from the first
+// seat.
+func TestAbandonPaysTheLeftoverInPlayOrder(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		first   game.PlayerID
+		carried int64
+		want    []game.Amount
+	}{
+		{1, 1, []game.Amount{{Player: 1, Amount: 6}, {Player: 2, Amount: 5}, {Player: 3, Amount: 5}}},
+		{2, 1, []game.Amount{{Player: 2, Amount: 6}, {Player: 3, Amount: 5}, {Player: 1, Amount: 5}}},
+		{3, 1, []game.Amount{{Player: 3, Amount: 6}, {Player: 1, Amount: 5}, {Player: 2, Amount: 5}}},
+		{3, 2, []game.Amount{{Player: 3, Amount: 6}, {Player: 1, Amount: 6}, {Player: 2, Amount: 5}}},
+		{2, 0, []game.Amount{{Player: 2, Amount: 5}, {Player: 3, Amount: 5}, {Player: 1, Amount: 5}}},
+	} {
+		t.Run(fmt.Sprintf("player %s first, %d carried", tc.first, tc.carried), func(t *testing.T) {
+			t.Parallel()
+			g, err := NewGame(Setup{Rules: CurrentRules, Options: Options{Fleet: Entered, Ante: 5}, Players: []game.PlayerID{1, 2, 3},
+				First: tc.first, CarriedPot: tc.carried})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := apply(t, g, Action{Kind: ActAbandon})
+			if got := o.Result.Settlement.Payouts; !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("paid %v, want %v", got, tc.want)
+			}
+			if !reflect.DeepEqual(g.Setup().PlayOrder(), []game.PlayerID{tc.want[0].Player, tc.want[1].Player, tc.want[2].Player}) {
+				t.Fatalf("play order %v", g.Setup().PlayOrder())
+			}
+		})
 	}
 }

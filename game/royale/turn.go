@@ -1,10 +1,6 @@
 package royale
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "fmt"
 
 // This file is a turn (ROYALE.md 3): sonar, the roll, the die's shots
 // (standard: one at a time; advanced: one volley), bonus shots, and done.
@@ -20,10 +16,12 @@ type turnState struct {
 
 // roll records the turn's die value.
 func (g *Game) roll(die int) (Outcome, error) {
-	if g.t.die != 0 {
-		return Outcome{}, fmt.Errorf("%w: the die was rolled this turn already (%d)", ErrDie, g.t.die)
-	}
-	if die < 1 || die > 3 {
+	switch {
+	case g.t.die != 0:
+		return Outcome{}, fmt.Errorf("%w: the die was rolled this turn already (%d)", ErrSecondRoll, g.t.die)
+	case die == 0:
+		return Outcome{}, fmt.Errorf("%w: the die's value is missing: send what it shows, 1, 2 or 3", ErrDie)
+	case die < 1 || die > 3:
 		return Outcome{}, fmt.Errorf("%w: the die shows 1, 2 or 3, not %d", ErrDie, die)
 	}
 	g.t.die, g.t.pending = die, 0
@@ -34,7 +32,7 @@ func (g *Game) roll(die int) (Outcome, error) {
 // advanced game the whole volley of Die cells (all cells left if fewer).
 func (g *Game) shoot(i int, cells []Cell) (Outcome, error) {
 	if g.t.die == 0 {
-		return Outcome{}, fmt.Errorf("%w: roll the die before shooting", ErrDie)
+		return Outcome{}, fmt.Errorf("%w: the die's shots come after the turn's roll", ErrRollFirst)
 	}
 	want := 1
 	if g.opts.Mode == Standard {
@@ -47,7 +45,11 @@ func (g *Game) shoot(i int, cells []Cell) (Outcome, error) {
 		}
 		want = min(g.t.die, g.unshot)
 	}
-	if err := g.checkCells(cells, want, "the die's shot"); err != nil {
+	what := "the die's volley"
+	if g.opts.Mode == Standard {
+		what = "a shot, called one at a time,"
+	}
+	if err := g.checkCells(cells, want, what); err != nil {
 		return Outcome{}, err
 	}
 	if g.opts.Mode == Standard {
@@ -70,7 +72,7 @@ func (g *Game) bonusHint(i int) string {
 // shot; in the advanced game one unused ship trophy's whole volley.
 func (g *Game) bonus(i int, cells []Cell, card int) (Outcome, error) {
 	if g.t.die == 0 {
-		return Outcome{}, fmt.Errorf("%w: roll the die first; bonus shots come after the turn's roll", ErrDie)
+		return Outcome{}, fmt.Errorf("%w: bonus shots come after the turn's roll", ErrRollFirst)
 	}
 	s := &g.seats[i]
 	k := -1
@@ -96,11 +98,11 @@ func (g *Game) bonus(i int, cells []Cell, card int) (Outcome, error) {
 			return Outcome{}, fmt.Errorf("%w: player %s has no bonus shot (one comes with each card they sink)", ErrTooManyShots, s.player)
 		}
 	}
-	want := 1
+	want, what := 1, "a bonus shot"
 	if g.opts.Mode == Advanced {
-		want = min(s.trophies[k].Shots, g.unshot)
+		want, what = min(s.trophies[k].Shots, g.unshot), fmt.Sprintf("trophy %d's bonus volley", k+1)
 	}
-	if err := g.checkCells(cells, want, "the bonus"); err != nil {
+	if err := g.checkCells(cells, want, what); err != nil {
 		return Outcome{}, err
 	}
 	s.trophies[k].Used = true
@@ -108,10 +110,13 @@ func (g *Game) bonus(i int, cells []Cell, card int) (Outcome, error) {
 }
 
 // checkCells refuses a shot or volley that is not want distinct cells of
-// the board nobody has shot.
+// the board nobody has shot; what names it for the refusal.
 func (g *Game) checkCells(cells []Cell, want int, what string) error {
-	if len(cells) != want {
-		return fmt.Errorf("%w: %s is %d cell(s), not %d", ErrShot, what, want, len(cells))
+	switch {
+	case len(cells) > want:
+		return fmt.Errorf("%w: %s is %s, and %d were sent", ErrTooManyShots, what, countCells(want), len(cells))
+	case len(cells) < want:
+		return fmt.Errorf("%w: %s is %s, and %d were sent", ErrTooFewShots, what, countCells(want), len(cells))
 	}
 	for k, x := range cells {
 		if !x.OnBoard() {
@@ -127,6 +132,14 @@ func (g *Game) checkCells(cells []Cell, want int, what string) error {
 		}
 	}
 	return nil
+}
+
+// countCells writes n cells: "1 cell", "3 cells".
+func countCells(n int) string {
+	if n == 1 {
+		return "1 cell"
+	}
+	return fmt.Sprintf("%d cells", n)
 }
 
 // end is the turn's player saying done: the turn passes.
@@ -156,12 +169,17 @@ func (g *Game) pass() {
 	g.t = turnState{}
 }
 
-// useSonar answers a sonar on a row or column (advanced game).
-func (g *Game) useSonar(i int, line string) (Outcome, error) {
+// useSonar answers a sonar on a row or column (advanced game); with rules0
+// set the line is read as Rules0 took it.
+func (g *Game) useSonar(i int, line string, rules0 bool) (Outcome, error) {
 	if g.opts.Mode != Advanced {
 		return Outcome{}, fmt.Errorf("%w: the standard game has no sonar", ErrSonar)
 	}
-	name, on, err := parseLine(line)
+	parse := ParseLine
+	if rules0 {
+		parse = parseLineRules0
+	}
+	on, err := parse(line)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -200,33 +218,19 @@ func (g *Game) useSonar(i int, line string) (Outcome, error) {
 		g.t.sonarUsed = true
 	}
 	ping := g.ping(on)
-	g.sonar = append(g.sonar, SonarCall{Player: s.player, Line: name, Ping: ping})
+	g.sonar = append(g.sonar, SonarCall{Player: s.player, Line: on.String(), Ping: ping})
 	return Outcome{Ping: &ping}, nil
 }
 
-// parseLine reads a sonar's line: a row letter A-J (any case) or a column
-// 1-10. It returns the line as written out and a test for its cells.
-func parseLine(line string) (string, func(Cell) bool, error) {
-	t := strings.ToUpper(strings.TrimSpace(line))
-	if len(t) == 1 && t[0] >= 'A' && t[0] < 'A'+Size {
-		row := int(t[0] - 'A')
-		return t, func(x Cell) bool { return x.Row == row }, nil
-	}
-	if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= Size && t[0] != '+' && t[0] != '0' {
-		return t, func(x Cell) bool { return x.Col == n-1 }, nil
-	}
-	return "", nil, fmt.Errorf("%w: no line %q (a row A-J or a column 1-10)", ErrSonar, line)
-}
-
 // ping reports whether any card afloat, anyone's, has a cell on the line.
-func (g *Game) ping(on func(Cell) bool) bool {
+func (g *Game) ping(on Line) bool {
 	for _, s := range g.seats {
 		for j, c := range s.fleet {
 			if s.sunk[j] {
 				continue
 			}
 			for _, x := range c.Cells {
-				if on(x) {
+				if on.Holds(x) {
 					return true
 				}
 			}

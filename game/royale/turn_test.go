@@ -46,8 +46,8 @@ func TestStandardGame(t *testing.T) {
 		a    Action
 		want error
 	}{
-		"shoot before the roll": {shoot(t, 1, "A1"), ErrDie},
-		"bonus before the roll": {bonus(t, 1, "A1", 0), ErrDie},
+		"shoot before the roll": {shoot(t, 1, "A1"), ErrRollFirst},
+		"bonus before the roll": {bonus(t, 1, "A1", 0), ErrRollFirst},
 		"end before the roll":   {end(1), ErrNotDone},
 		"sonar":                 {Action{Player: 1, Kind: ActSonar, Line: "A"}, ErrSonar},
 		"die 0":                 {Action{Player: 1, Kind: ActRoll}, ErrDie},
@@ -69,9 +69,9 @@ func TestStandardGame(t *testing.T) {
 	if o := apply(t, g, roll(1, 2)); o.Die != 2 || g.View(0).ShotsLeft != 2 || g.View(0).Die != 2 {
 		t.Fatalf("roll: %+v", o)
 	}
-	refuse(t, g, roll(1, 1), ErrDie)
-	refuse(t, g, shoot(t, 1, "A2 A3"), ErrShot)
-	refuse(t, g, Action{Player: 1, Kind: ActShoot}, ErrShot)
+	refuse(t, g, roll(1, 1), ErrSecondRoll)
+	refuse(t, g, shoot(t, 1, "A2 A3"), ErrTooManyShots)
+	refuse(t, g, Action{Player: 1, Kind: ActShoot}, ErrTooFewShots)
 	refuse(t, g, Action{Player: 1, Kind: ActShoot, Cells: []Cell{{10, 0}}}, ErrCell)
 	o := apply(t, g, shoot(t, 1, "A2"))
 	if !reflect.DeepEqual(o.Shots, []Shot{{cell(t, "A2"), 2}}) || o.Sunk != nil {
@@ -116,7 +116,7 @@ func TestStandardGame(t *testing.T) {
 	}
 	apply(t, g, end(3))
 	// Bonus shots keep for later turns, between and after the die's shots.
-	refuse(t, g, bonus(t, 1, "J4", 0), ErrDie)
+	refuse(t, g, bonus(t, 1, "J4", 0), ErrRollFirst)
 	apply(t, g, roll(1, 1))
 	apply(t, g, bonus(t, 1, "J4", 0))
 	if o := apply(t, g, shoot(t, 1, "J5")); len(o.Sunk) != 1 || o.Sunk[0].Card.Kind != Carrier {

@@ -22,17 +22,20 @@ func TestAdvancedGame(t *testing.T) {
 	if v := g.View(0); !v.CanSonar || v.Players[0].Sonars != 1 || v.Players[1].Sonars != 1 {
 		t.Fatalf("the base sonar: %+v", v)
 	}
-	refuse(t, g, sonar(1, "K"), ErrSonar)
-	refuse(t, g, sonar(1, "0"), ErrSonar)
-	refuse(t, g, sonar(1, "11"), ErrSonar)
+	for _, line := range []string{"K", "0", "11", "01", " C", "j ", ""} {
+		refuse(t, g, sonar(1, line), ErrLine)
+	}
 	if o := apply(t, g, sonar(1, "a")); o.Ping == nil || !*o.Ping {
 		t.Fatalf("sonar on row A: %+v", o)
 	}
+	if calls := g.View(0).Sonar; len(calls) != 1 || calls[0].Line != "A" {
+		t.Fatalf("sonar on row a is written %+v", calls)
+	}
 	refuse(t, g, sonar(1, "B"), ErrSonar)
 	apply(t, g, roll(1, 3))
-	refuse(t, g, shoot(t, 1, "A1 A2"), ErrShot)
+	refuse(t, g, shoot(t, 1, "A1 A2"), ErrTooFewShots)
 	refuse(t, g, shoot(t, 1, "A1 A2 A1"), ErrShot)
-	refuse(t, g, shoot(t, 1, "A1 A2 A3 A4"), ErrShot)
+	refuse(t, g, shoot(t, 1, "A1 A2 A3 A4"), ErrTooManyShots)
 	refuse(t, g, end(1), ErrNotDone)
 	o := apply(t, g, shoot(t, 1, "A1 A2 A3"))
 	if !reflect.DeepEqual(o.Shots, []Shot{{cell(t, "A1"), 3}, {cell(t, "A2"), 2}, {cell(t, "A3"), 2}}) {
@@ -79,7 +82,7 @@ func TestAdvancedGame(t *testing.T) {
 		t.Fatalf("the battleship: %+v", o)
 	}
 	refuse(t, g, sonar(3, "A"), ErrSonar) // a battleship earns no sonar
-	refuse(t, g, bonus(t, 3, "J9 J10", 0), ErrShot)
+	refuse(t, g, bonus(t, 3, "J9 J10", 0), ErrTooFewShots)
 	refuse(t, g, bonus(t, 3, "J9 J10 D1", 0), ErrShot)
 	o = apply(t, g, bonus(t, 3, "J9 J10 G9", 0))
 	if !reflect.DeepEqual(o.Eliminated, []game.PlayerID{1}) || g.Turn() != 3 || o.Result != nil {

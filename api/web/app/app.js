@@ -67,7 +67,6 @@ class Session {
     this.saved = saved;
     this.token = saved.token;
     this.role = saved.role;
-    this.me = saved.playerId || 0;
     this.table = null;
     this.round = null;
     this.game = null; // a Battleship Royale table's latest game
@@ -91,6 +90,18 @@ class Session {
       if (ok && lost) this.refresh();
       lost = !ok;
     });
+  }
+
+  /**
+   * me is the player this phone plays: a player's own, or the host's own
+   * seat when the host plays (it goes with the host role, so a phone that
+   * became the host plays it too); 0 for none.
+   */
+  get me() {
+    if (this.role === 'player') return this.saved.playerId || 0;
+    if (this.role !== 'host' || !this.table) return 0;
+    const seat = this.table.players.find((p) => p.host && !p.leftAt);
+    return seat ? seat.id : 0;
   }
 
   /** name is a player's name by id ("the bank" for 0). */
@@ -304,7 +315,7 @@ class Session {
     const g = this.game && this.game.phase !== 'over' ? this.game : null;
     keepAwake(!!(r || g));
     const turn = r ? r.turn : g && g.phase === 'playing' ? g.turn : 0;
-    const mine = this.role === 'player' && turn === this.me && turn !== 0;
+    const mine = turn !== 0 && turn === this.me;
     this.turns.see(mine ? `${r ? 'round' : 'game'} ${(r || g).number}, player ${turn}` : '');
   }
 
@@ -326,7 +337,8 @@ main.addEventListener('focusout', () => setTimeout(() => {
 function header(s) {
   const r = s.round && s.round.status === 'playing' ? s.round : null;
   const me = s.table.players.find((p) => p.id === s.me);
-  const who = s.role === 'host' ? 'Host phone' : s.role === 'player' ? `You: ${s.name(s.me)}${me && me.leftAt ? ' (left)' : ''}` : 'Read only';
+  const who = s.role === 'host' ? `Host phone${s.me ? ` · you: ${s.name(s.me)}` : ''}`
+    : s.role === 'player' ? `You: ${s.name(s.me)}${me && me.leftAt ? ' (left)' : ''}` : 'Read only';
   const closed = s.table.status === 'closed';
   const cell = (label, value, id) => h('div.stat', { 'data-testid': id }, h('span.label', label), h('span.value', value));
   // The pot says its unit: the number big, the unit small beside it.

@@ -1,8 +1,9 @@
 // commit.js checks, on the phone itself, that each fleet revealed at the
 // end of a Battleship Royale game is the one sealed when play began: it
 // recomputes SHA-256 over "tally royale commitment v1\n", the fleet's salt
-// and the fleet's canonical encoding (game/royale/fleet.go) and compares it
-// with the commitment the game published. crypto.subtle exists only on a
+// and the fleet's canonical encoding, as docs/royale-commitment.md gives
+// them byte by byte, and compares it with the commitment the game
+// published. crypto.subtle exists only on a
 // secure page (https or localhost); on bar wifi over plain http the same
 // hash comes from the small SHA-256 below.
 

@@ -35,7 +35,9 @@ export async function startScreen(main) {
     replace(main, h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
     return;
   }
-  const form = { preset: presets[0].name, names: ['', ''], game: 'dice' };
+  // host is the row of the host's own name (this phone plays it), -1 when
+  // the host does not play: the first row unless told otherwise.
+  const form = { preset: presets[0].name, names: ['', ''], game: 'dice', host: 0 };
   const draw = () => replace(main, form.game === 'royale' ? royaleForm(form, draw) : startForm(presets, form, draw));
   draw();
 }
@@ -60,7 +62,7 @@ function startForm(presets, form, draw) {
 // startFrom picks a preset: its defaults replace every rule changed so far,
 // and what is not a rule (unit, names, the table's name) stays.
 function startFrom(form, preset) {
-  const keep = { game: form.game, names: form.names, currency: form.currency, name: form.name,
+  const keep = { game: form.game, names: form.names, host: form.host, currency: form.currency, name: form.name,
     noOverdraft: form.noOverdraft, more: form.more, royale: form.royale };
   for (const k of Object.keys(form)) delete form[k];
   Object.assign(form, keep, { preset });
@@ -71,12 +73,22 @@ function startFrom(form, preset) {
 // the table's invite tab; a refusal shows under the form.
 async function makeTable(e, form, body, error) {
   e.preventDefault();
+  if (form.host >= 0) {
+    const host = (form.names[form.host] || '').trim();
+    if (!host) {
+      error.hidden = false;
+      error.textContent = 'Type your own name in the row marked “me”, or tick “I’m not playing”.';
+      return;
+    }
+    body.host = host;
+  }
   if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
   e.submitter.disabled = true;
   try {
     const made = await api.send(form.request);
+    const seat = made.table.players.find((p) => p.host);
     store.save({ id: made.table.id, name: made.table.name, role: 'host', token: made.hostToken,
-      auditToken: made.auditToken, code: made.joinCode });
+      auditToken: made.auditToken, code: made.joinCode, ...(seat ? { playerName: seat.name } : {}) });
     location.hash = `#t=${made.table.id}&tab=invite`;
   } catch (err) {
     error.hidden = false;
@@ -136,14 +148,26 @@ function royaleForm(form, draw) {
 }
 
 // formEnd is the end of both start forms: the players in seat order (at
-// most max), the table's name, the error line and the buttons.
+// most max), which of them this phone's holder is (the host plays that seat
+// from this phone; no phone can join as it), the table's name, the error
+// line and the buttons.
 function formEnd(form, draw, error, legend, max) {
+  const me = (i) => h('label.me', { class: form.host === i ? 'on' : '' },
+    h('input', { type: 'radio', name: 'host', value: String(i), checked: form.host === i, 'data-testid': `host-${i}`,
+      onchange: () => { form.host = i; form.request = null; draw(); } }), 'me');
   return [
     h('fieldset', h('legend', legend),
-      form.names.map((n, i) => h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
-        placeholder: `Player ${i + 1}`, autocomplete: 'off', oninput: (e) => { form.names[i] = e.target.value; } })),
+      h('p.muted.small', 'Mark your own name “me”: this phone plays for you, and no other phone can take your seat.'),
+      form.names.map((n, i) => h('div.namerow',
+        h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
+          placeholder: i === form.host ? 'Your name' : `Player ${i + 1}`, autocomplete: 'off',
+          oninput: (e) => { form.names[i] = e.target.value; } }),
+        me(i))),
       form.names.length < max && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
-        onclick: () => { form.names.push(''); draw(); } }, '+ Add a player')),
+        onclick: () => { form.names.push(''); draw(); } }, '+ Add a player'),
+      h('label.toggle', h('input', { type: 'checkbox', name: 'not-playing', checked: form.host < 0, 'data-testid': 'host-none',
+        onchange: (e) => { form.host = e.target.checked ? -1 : 0; form.request = null; draw(); } }),
+      h('span', 'I’m not playing', h('small', 'This phone only keeps the books and records for the players.')))),
     h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
       value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
     error,

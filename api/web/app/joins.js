@@ -35,7 +35,8 @@ function keep(all) {
 export function joinNotices(s) {
   if (s.role !== 'host' || s.table.status === 'closed') return null;
   const all = seenAll();
-  const claims = s.table.players.filter((p) => p.claimedAt && !p.leftAt);
+  // The host's own seat is this phone's: nobody joined with the code.
+  const claims = s.table.players.filter((p) => p.claimedAt && !p.leftAt && !p.host);
   if (!all[s.id]) {
     all[s.id] = Object.fromEntries(claims.map((p) => [p.id, p.claimedAt]));
     keep(all);

@@ -12,7 +12,10 @@ import { diceOptions, diceRequest } from './diceform.js';
 
 /** nightForm draws the form into el; its state lives on the crew page's ui. */
 export function nightForm(el, c) {
-  const f = c.ui.night || (c.ui.night = { seats: c.me ? [c.me] : [], name: `${new Date().toLocaleDateString('en-GB', { weekday: 'long' })} night` });
+  // playing: this member plays tonight from this phone, which hosts the
+  // night (the host's own seat; no phone joins as it with the code).
+  const f = c.ui.night || (c.ui.night = { seats: c.me ? [c.me] : [], playing: !!c.me,
+    name: `${new Date().toLocaleDateString('en-GB', { weekday: 'long' })} night` });
   const draw = () => replace(el, ...body(c, f, draw));
   if (f.presets) return draw();
   el.append(h('p.card.muted', 'Loading the rules…'));
@@ -41,7 +44,10 @@ function body(c, f, draw) {
         return h('button.member', { type: 'button', class: at >= 0 ? 'on' : '', dataset: { name: p.name }, 'aria-pressed': String(at >= 0),
           onclick: () => { f.seats = at >= 0 ? f.seats.filter((x) => x !== p.id) : [...f.seats, p.id]; draw(); } },
         at >= 0 ? h('span.seatno', String(at + 1)) : null, p.name);
-      }))),
+      })),
+      c.me && f.seats.includes(c.me) && h('label.toggle', h('input', { type: 'checkbox', name: 'night-playing', checked: f.playing,
+        'data-testid': 'night-playing', onchange: (e) => { f.playing = e.target.checked; } }),
+      h('span', `I play tonight as ${c.name(c.me)}`, h('small', 'This phone hosts the night and plays your seat; untick if you only keep the books.')))),
     h('fieldset', h('legend', 'Game'), f.presets.map((p) => h('label.preset', { class: p.name === f.preset ? 'on' : '' },
       h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === f.preset,
         onchange: () => { pickPreset(f, p.name); draw(); } }),
@@ -57,7 +63,7 @@ function body(c, f, draw) {
 // pickPreset starts the rules from a preset's defaults, keeping the seats
 // and the name.
 function pickPreset(f, preset) {
-  const keep = { seats: f.seats, name: f.name, presets: f.presets, more: f.more, noOverdraft: f.noOverdraft };
+  const keep = { seats: f.seats, playing: f.playing, name: f.name, presets: f.presets, more: f.more, noOverdraft: f.noOverdraft };
   for (const k of Object.keys(f)) delete f[k];
   Object.assign(f, keep, { preset });
 }
@@ -75,6 +81,7 @@ async function makeNight(e, c, f, rs, error) {
   delete body.players;
   delete body.currency;
   body.members = f.seats;
+  if (f.playing && c.me && f.seats.includes(c.me)) body.host = c.me;
   if (!f.request || JSON.stringify(f.request.body) !== JSON.stringify(body)) f.request = api.write(`/v1/crews/${c.id}/nights`, body, c.token);
   e.submitter.disabled = true;
   try {

@@ -93,7 +93,7 @@ function turnCard(s, r) {
   const t = turnHere(s, r, turn, mine);
   const next = r.next || {};
   const queued = outbox.waiting(s.id).filter((w) => w.path === s.path(`/rounds/${r.number}/actions`));
-  const title = s.role === 'player' && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
+  const title = s.me && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
   const info = h('div.turninfo',
     h('h2', { 'data-testid': 'whose-turn' }, title),
     r.declared !== undefined && h('p.declared', { 'data-testid': 'declared-score' },
@@ -107,11 +107,22 @@ function turnCard(s, r) {
   // The advice comes just before the buttons: it is read before deciding,
   // so it shows while there is a choice to make. The odds API knows no
   // declared score, so a progressive pot gets no advice; nor does cargo
-  // under a cup this phone did not see.
+  // under a cup this phone did not see. A closed automatic this phone may
+  // claim is not priced as a stand: claiming it wins the pot now.
   const choice = (next.mayStand || next.mayReroll) && !e.rerolling;
-  const advice = mine && !queued.length && choice && !s.table.ruleset.progressive && t.known && advisor(s, r, t.out, t.cargo, t.cup);
+  const claim = claimButton(s, r);
+  const advice = mine && !queued.length && choice && (r.claimableAutomatic === who && claim ? claimAdvice()
+    : !s.table.ruleset.progressive && t.known && advisor(s, r, t.out, t.cargo, t.cup));
   return h('section.card.turn', { 'data-testid': 'turn' }, info,
-    add(h('div.turncontrols'), advice, mine && (queued.length ? offlineControls(s, r, e) : controls(s, r, e, t, next)), extras(s, r)));
+    add(h('div.turncontrols'), advice, claim, mine && (queued.length ? offlineControls(s, r, e) : controls(s, r, e, t, next)),
+      liftCups(s, r)));
+}
+
+// claimAdvice stands for the odds while the turn's player may claim a
+// closed automatic: nothing beats it. One short line, so that the claim
+// and Stand still fit a small phone's screen above the tab bar.
+function claimAdvice() {
+  return h('p.advisor', { 'data-testid': 'advisor' }, h('span.muted', 'Odds: '), h('b', 'claim the automatic: it wins the pot now.'));
 }
 
 // refusal says why this phone's last entry was not recorded. Another
@@ -204,7 +215,7 @@ function sum(faces) {
 }
 
 function nextLine(s, who, next, mine) {
-  const name = s.role === 'player' && s.me === who ? 'You' : s.name(who);
+  const name = s.me && s.me === who ? 'You' : s.name(who);
   if (next.over) return `${name}: turn over.`;
   if (next.throw > 0) return `${mine ? 'Throw' : `Waiting for ${name} to throw`} ${plural(next.throw, 'die', 'dice')} (roll ${next.roll} of ${next.roll + next.rollsLeft - 1}).`;
   if (next.mayReroll) return `${mine ? 'Stand or re-roll' : `${name} may stand or re-roll`} (${plural(next.rollsLeft, 'roll', 'rolls')} left).`;
@@ -275,21 +286,33 @@ function togglePick(e, faces, i) {
   e.dice = e.dice.slice(0, e.pick.length);
 }
 
-// extras are the calls anyone's phone may have to make for its player: claim
-// a closed automatic in time, or lift the cups of the closed rollers.
-function extras(s, r) {
-  const out = [];
+// claimButton claims a closed automatic in time, on the phone the server
+// says may: the player's own, or the host's that recorded the throw (for a
+// player without a phone). It comes first: nothing beats it, and it lasts
+// only until the next player's first throw.
+function claimButton(s, r) {
   const a = r.claimableAutomatic;
-  if (a && s.mayRecordFor(a)) {
-    out.push(h('button.primary.gold', { type: 'button', 'data-testid': 'claim',
-      onclick: () => send(s, r, entryFor(s, r), { player: a, kind: 'claim-automatic' }) },
-    `Claim the automatic${s.role === 'host' ? ` for ${s.name(a)}` : ''}`));
-  }
-  if (r.mayLiftCups && s.mayRecordFor(r.turn)) {
-    out.push(h('button.primary.gold', { type: 'button', 'data-testid': 'lift',
+  if (!a || !s.mayRecordFor(a)) return null;
+  return h('button.primary.gold', { type: 'button', 'data-testid': 'claim',
+    onclick: () => send(s, r, entryFor(s, r), { player: a, kind: 'claim-automatic' }) },
+  `Claim the automatic${a !== s.me ? ` for ${s.name(a)}` : ''}`);
+}
+
+// liftCups is the call of a player who completed the sequence within two
+// rolls: the earlier closed rollers lift their cups for everyone to see,
+// before the player decides. It says so, and stands apart from Stand, so
+// that neither is tapped for the other.
+function liftCups(s, r) {
+  if (!r.mayLiftCups || !s.mayRecordFor(r.turn)) return null;
+  const at = r.turns.findIndex((t) => t.player === r.turn);
+  const cups = r.turns.slice(0, at).filter((t) => t.outcome.closed && !t.revealed).map((t) => t.player);
+  const you = s.me === r.turn;
+  return h('div.lift', { 'data-testid': 'lift-card' },
+    h('p', { 'data-testid': 'lift-why' }, `${you ? 'You' : s.name(r.turn)} may call ${cups.length ? names(s, cups) : 'the earlier closed rollers'} ` +
+      `to lift ${cups.length === 1 ? 'the cup: what is under it is' : 'their cups: what is under them is'} shown to everyone ` +
+      `before ${you ? 'you decide' : `${s.name(r.turn)} decides`} to stand or roll again.`),
+    h('button.primary.gold', { type: 'button', 'data-testid': 'lift',
       onclick: () => send(s, r, entryFor(s, r), { player: r.turn, kind: 'lift-cups' }) }, 'Lift the cups!'));
-  }
-  return out.length ? h('div.actions', out) : null;
 }
 
 // send records one action through the outbox. The key is made once per

@@ -160,15 +160,16 @@ function fleetsCard(s, g) {
   const waiting = g.players.filter((p) => !p.ready).map((p) => s.name(p.player));
   const card = h('section.card', { 'data-testid': 'fleets' }, h('h2', `Game ${g.number}: choose your fleet`),
     h('p', { 'data-testid': 'waiting-for' }, waiting.length ? `Still choosing: ${waiting.join(', ')}.` : 'Every fleet is in.'));
-  const mine = g.players.find((p) => p.player === s.me);
-  if (s.role === 'player' && mine) {
+  // A player's phone, and the host's for its own seat, choose that fleet.
+  const mine = s.me ? g.players.find((p) => p.player === s.me) : null;
+  if (mine) {
     if (mine.ready) card.append(h('p', { 'data-testid': 'fleet-kept' }, 'Your fleet is in. It stays on this phone until its cards sink.'));
     else if (g.options.fleet === 'entered') card.append(entryForm(s, g, s.me));
     else card.append(handPicker(s, g, s.me, g.hand || []));
   }
   if (s.role === 'host') {
     for (const p of g.players) {
-      if (p.ready) continue;
+      if (p.ready || p.player === s.me) continue;
       const held = (g.held || []).find((x) => x.player === p.player);
       const seat = s.table.players.find((x) => x.id === p.player);
       if (held) {
@@ -230,7 +231,7 @@ function entryForm(s, g, player) {
     g.options.mode === 'advanced' && h('input.bonus', { type: 'number', min: 0, max: 5, 'aria-label': 'bonus number',
       value: c.bonus, oninput: (e) => { c.bonus = Number(e.target.value) || 0; } })));
   return h('div.enter', h('p', g.options.mode === 'advanced'
-    ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship.`
+    ? `Type your submarine and ${plural(n - 1, 'ship', 'ships')} as the cards show them, with the bonus number printed on each ship (and on the submarine, if it shows one).`
     : `Type the ${n} ship cards you hold, as the cards show them.`), rows,
   h('button.primary', { type: 'button', 'data-testid': 'enter', disabled: u.busy, onclick: () => act(s, g, {
     player, kind: 'enter', fleet: cards.map((c) => ({ kind: c.kind, cells: c.cells.split(/[\s,]+/).filter(Boolean),
@@ -251,7 +252,7 @@ function turnCard(s, g) {
   const mine = s.mayRecordFor(who);
   const u = ui(s, g);
   const me = g.players.find((p) => p.player === who) || {};
-  const title = s.role === 'player' && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
+  const title = s.me && s.me === who ? 'Your turn' : `${s.name(who)}’s turn`;
   const card = h('section.card.turn', { 'data-testid': 'turn' }, h('h2', { 'data-testid': 'whose-turn' }, title),
     h('p.next', { 'data-testid': 'next' }, nextLine(s, g, mine)));
   if (!mine) return card;
@@ -294,7 +295,7 @@ function turnCard(s, g) {
 
 // nextLine says what the turn waits for.
 function nextLine(s, g, mine) {
-  const name = s.role === 'player' && s.me === g.turn ? 'You' : s.name(g.turn);
+  const name = s.me && s.me === g.turn ? 'You' : s.name(g.turn);
   if (!g.die) return mine ? (g.canSonar ? 'Sonar first if you like, then the die.' : 'Roll the die.') : `Waiting for ${name} to roll.`;
   if (g.shotsLeft > 0) {
     const what = g.options.mode === 'advanced' ? `a volley of ${plural(g.shotsLeft, 'shot', 'shots')}` : `${plural(g.shotsLeft, 'shot', 'shots')} left`;
@@ -340,7 +341,8 @@ function boardCard(s, g) {
     })]));
   return h('section.card.boardcard', h('p.legend.swipe', 'Rows A–J, columns 1–10: swipe the board sideways for the last columns.'),
     h('div.boardscroll', grid),
-    h('p.legend', own.size ? [h('span.key.ship', ''), s.role === 'host' ? ' fleets you hold  ' : ' your fleet  '] : null,
+    h('p.legend', own.size ? [h('span.key.ship', ''), (g.held || []).length ? (g.fleet || []).length ? ' your fleet and those you hold  '
+      : ' fleets you hold  ' : ' your fleet  '] : null,
       revealed.size ? [h('span.key.revealed', ''), ' fleets revealed at the end  '] : null,
       h('span', '• miss  ✕ hit  ✕✕ double hit  ■ sunk')));
 }

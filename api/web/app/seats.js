@@ -70,11 +70,12 @@ export function seatsCard(s, closed) {
   const ui = s.ui.leave || (s.ui.leave = {});
   const locked = seatsLocked(s.table);
   const mayLeave = (p) => !closed && !p.leftAt && (s.role === 'host' || (s.role === 'player' && s.me === p.id));
-  const status = (p) => (p.leftAt ? 'left' : p.claimed ? 'joined' : 'open');
+  const status = (p) => (p.leftAt ? 'left' : p.host ? 'host’s phone' : p.claimed ? 'joined' : 'open');
   // The host may free a seat a phone has claimed: the remedy when someone
-  // joined as a player the host plays for.
+  // joined as a player the host plays for. The host's own seat goes only
+  // with the host role.
   const rel = s.ui.release || (s.ui.release = {});
-  const mayRelease = (p) => !closed && !p.leftAt && p.claimed && s.role === 'host';
+  const mayRelease = (p) => !closed && !p.leftAt && p.claimed && !p.host && s.role === 'host';
   return h('section.card', { 'data-testid': 'seats' }, h('h2', 'Seats'),
     h('ul.scores.seatlist', s.table.players.map((p) => h('li', { class: p.leftAt ? 'left' : '', dataset: { player: p.id, name: p.name } },
       h('div.seatrow',

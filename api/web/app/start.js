@@ -1,5 +1,11 @@
 // start.js is the "start the next round" card: the ante, the declared score
 // of a progressive pot, and the roll-off before a roll-off table's first round.
+//
+// The host's phone starts a round in one tap: the host runs the table, and
+// only the host can reverse a round started by mistake. Any other phone
+// asks once more, saying what starting does (everyone antes), so that a
+// careless tap on a player's phone starts nothing; a player's phone can
+// still start the round when the host's is away.
 
 import { h, money, sentence } from './dom.js';
 import { names } from './result.js';
@@ -13,17 +19,35 @@ export function startCard(s) {
   const ui = s.ui.start && s.ui.start.n === t.roundsPlayed + 1 ? s.ui.start : (s.ui.start = { n: t.roundsPlayed + 1, throws: [], roll: { dice: [] } });
   const active = t.players.filter((p) => !p.leftAt);
   const rollOff = rs.start === 'roll-off' && t.roundsPlayed === 0;
-  const card = h('section.card.start-round', h('h2', `Round ${ui.n}`), h('p', { 'data-testid': 'ante' }, anteLine(s)));
+  // A player's phone asking to be sure says who antes in the question.
+  const asking = s.role !== 'host' && ui.confirm;
+  const card = h('section.card.start-round', h('h2', `Round ${ui.n}`), !asking && h('p', { 'data-testid': 'ante' }, anteLine(s)));
   if (rs.progressive) {
     card.append(h('label.field', 'Declared winning score', h('input', { type: 'number', inputmode: 'numeric',
       value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = e.target.value; } })));
   }
   if (rollOff) card.append(rollOffEntry(s, ui, active));
   const error = ui.error ? h('p.error', { role: 'alert' }, ui.error) : null;
-  card.append(error || '', h('button.primary', {
-    type: 'button', 'data-testid': 'start-round', disabled: ui.busy || (rollOff && ui.throws.length < active.length),
-    onclick: () => start(s, ui, rollOff),
-  }, ui.busy ? 'Starting…' : playoff(s) ? `Start the playoff (round ${ui.n})` : `Start round ${ui.n}`));
+  const what = playoff(s) ? `the playoff (round ${ui.n})` : `round ${ui.n}`;
+  const blocked = ui.busy || (rollOff && ui.throws.length < active.length);
+  if (s.role === 'host') {
+    card.append(error || '', h('button.primary', { type: 'button', 'data-testid': 'start-round', disabled: blocked,
+      onclick: () => start(s, ui, rollOff) }, ui.busy ? 'Starting…' : `Start ${what}`));
+    return card;
+  }
+  if (!ui.confirm) {
+    card.append(error || '', h('button.ghost', { type: 'button', 'data-testid': 'start-round', disabled: blocked,
+      onclick: () => { ui.confirm = true; s.render(); } }, `Start ${what}…`));
+    return card;
+  }
+  card.append(h('div.confirm', { 'data-testid': 'start-confirm' },
+    h('p', `Start ${what} now, from this phone? ${anteLine(s)} Only the host can undo it.`),
+    error || '',
+    h('div.actions',
+      h('button.primary', { type: 'button', 'data-testid': 'start-yes', disabled: blocked, onclick: () => start(s, ui, rollOff) },
+        ui.busy ? 'Starting…' : `Yes, start ${what}`),
+      h('button', { type: 'button', 'data-testid': 'start-no', disabled: ui.busy,
+        onclick: () => { ui.confirm = false; ui.error = ''; s.render(); } }, 'Not yet'))));
   return card;
 }
 

@@ -156,7 +156,7 @@ func TestClosedAutomaticIsClaimed(t *testing.T) {
 		t.Fatalf("typing two codes looked up %d codes no table has", n)
 	}
 
-	ann.tap(`[data-testid=start-round]`)
+	ann.startRound()
 	ann.waitText(`[data-testid=whose-turn]`, "Your turn")
 	ann.enter(6, 5, 4, 1, 2)
 	ann.tap(`.tray button[data-face="2"]`)
@@ -198,7 +198,7 @@ func TestAnyCargoPicksDice(t *testing.T) {
 	ann.open("/#join=" + code + "&seat=Ann&seat=Bob")
 	ann.waitSeats()
 	ann.tap(`button.seat[data-name="Ann"]`)
-	ann.tap(`[data-testid=start-round]`)
+	ann.startRound()
 	ann.enter(6, 5, 4, 3, 2)
 	ann.tap(`[data-testid=send]`)
 	ann.waitFor("the advisor's re-roll choices", `/re-roll the 2: \d+%/.test(document.querySelector('[data-testid=advisor]')?.textContent) && `+
@@ -236,7 +236,7 @@ func TestStartRoundOptions(t *testing.T) {
 	ann.enter(1, 1, 1, 1, 2)
 	ann.tap(`[data-testid=send]`)
 	ann.shot("roll-off")
-	ann.tap(`[data-testid=start-round]`)
+	ann.startRound()
 	ann.waitText(`[data-testid=whose-turn]`, "Bob’s turn")
 	ann.waitText(`[data-testid=game]`, "first to 100 points")
 
@@ -245,16 +245,17 @@ func TestStartRoundOptions(t *testing.T) {
 	pip.waitSeats()
 	pip.typeInto(`input[aria-label="your name"]`, "Ann")
 	pip.tap(`[data-testid=join-go]`)
-	pip.tap(`[data-testid=start-round]`)
+	pip.startRound()
 	pip.waitText(`.start-round .error`, "declared")
 	pip.typeInto(`[data-testid=declared]`, "8")
-	pip.tap(`[data-testid=start-round]`)
+	pip.tap(`[data-testid=start-yes]`)
 	pip.waitText(`[data-testid=declared-score]`, "Declared score: 8")
 	pip.shot("declared")
 }
 
 // TestLiftCups: after Ann's closed re-roll, Bob completes 6-5-4 on his first
-// throw and calls for the cups to be lifted: Ann's roll is revealed to all.
+// throw and calls for the cups to be lifted, a call that says what it does
+// and stands apart from Stand: Ann's roll is revealed to all.
 func TestLiftCups(t *testing.T) {
 	srv := startServer(t)
 	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
@@ -280,6 +281,12 @@ func TestLiftCups(t *testing.T) {
 	bob.enter(6, 5, 4, 2, 2)
 	bob.tap(`[data-testid=send]`)
 	bob.waitText(`[data-testid=lift]`, "Lift the cups!")
+	// The call says what it does, and stands well apart from Stand.
+	bob.waitText(`[data-testid=lift-why]`, "You may call Ann to lift the cup: what is under it is shown to everyone before you decide")
+	if gap := eval[float64](bob, `document.querySelector('[data-testid=lift]').getBoundingClientRect().top - `+
+		`document.querySelector('[data-testid=stand]').getBoundingClientRect().bottom`); gap < 48 {
+		t.Fatalf("Lift the cups! is %.0fpx below Stand: a thumb aiming at one finds the other", gap)
+	}
 	bob.shot("lift")
 	bob.tap(`[data-testid=lift]`)
 	host.waitFor("Ann's re-roll revealed on the host's phone", row("Ann")+`?.querySelector('.cup') === null && `+

@@ -37,6 +37,7 @@ func TestScarneTieSaysAPlayoffFollows(t *testing.T) {
 	}
 
 	bob.press(`[data-testid=start-round]`)
+	bob.press(`[data-testid=start-yes]`) // a player's phone asks once more
 	const playing = "Playoff to decide the tied game: only Bob and Ann throw."
 	for _, p := range []*phone{host, bob} {
 		p.waitText(`[data-testid=playoff-round]`, playing)

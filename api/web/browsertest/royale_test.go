@@ -11,8 +11,8 @@ import (
 )
 
 // These tests play Battleship Royale on three phones at 390x844: the host's
-// phone, which also chooses the fleet of Ann (who has no phone), and Bob's
-// and Cy's. Every action is a tap in the app. To keep a game short, the
+// phone, which plays Ann (or, in the advanced game, chooses the fleet of
+// Ann, who has no phone), and Bob's and Cy's. Every action is a tap in the app. To keep a game short, the
 // test reads each fleet through the API with its owner's token (the host's
 // for Ann's) to choose which cells to tap, as a player who knew the board
 // would.
@@ -29,11 +29,15 @@ type royaleTable struct {
 	order  []string          // the players in seat order
 	seen   map[string]bool   // screenshots taken, by name
 	opts   map[string]string // the start form's choices
+	// hostPlays: the host's phone is Ann's own (the start form's default);
+	// otherwise Ann has no phone and the host holds her fleet.
+	hostPlays bool
 }
 
 // newRoyaleTable makes the table on the host's phone with the form's
-// choices (mode, die) and joins Bob and Cy by the QR code's link.
-func newRoyaleTable(t *testing.T, mode, die string) *royaleTable {
+// choices (mode, die, and whether the host plays Ann) and joins Bob and Cy
+// by the QR code's link.
+func newRoyaleTable(t *testing.T, mode, die string, hostPlays bool) *royaleTable {
 	srv := startServer(t)
 	browser := startBrowser(t)
 	host := newPhone(t, browser, srv.URL, "host")
@@ -50,12 +54,19 @@ func newRoyaleTable(t *testing.T, mode, die string) *royaleTable {
 	host.typeInto(`input[aria-label="player 2"]`, "Bob")
 	host.tap(`[data-testid=add-player]`)
 	host.typeInto(`input[aria-label="player 3"]`, "Cy")
+	if !hostPlays {
+		host.tap(`[data-testid=host-none]`)
+	}
 	host.shot("start-form")
 	host.tap(`[data-testid=create]`)
 	host.waitFor("the QR code", `!!document.querySelector('[data-testid=qr] svg path')`)
 	link := strings.TrimPrefix(eval[string](host, `document.querySelector('[data-testid=qr] svg').getAttribute('aria-label')`), "QR code for ")
+	if seats := "&seat=Bob&seat=Cy"; hostPlays != !strings.Contains(link, "&seat=Ann") || !strings.HasSuffix(link, seats) {
+		t.Fatalf("the join link is %s, with the host playing Ann %v", link, hostPlays)
+	}
 	rt := &royaleTable{t: t, srv: srv, phones: map[string]*phone{"Ann": host}, tokens: map[string]string{},
-		ids: map[string]int64{}, names: map[int64]string{}, order: []string{"Ann", "Bob", "Cy"}, seen: map[string]bool{}}
+		ids: map[string]int64{}, names: map[int64]string{}, order: []string{"Ann", "Bob", "Cy"}, seen: map[string]bool{},
+		hostPlays: hostPlays}
 	for _, name := range []string{"Bob", "Cy"} {
 		p := newPhone(t, browser, srv.URL, strings.ToLower(name))
 		p.open(strings.TrimPrefix(link, srv.URL))
@@ -248,8 +259,9 @@ func (rt *royaleTable) noPeeking() {
 	}
 }
 
-// keepFleets has Bob and Cy keep their hands on their phones and the host
-// hold Ann's fleet (she has no phone) and keep it.
+// keepFleets has Bob and Cy keep their hands on their phones, and the host
+// keep Ann's: as hers when it plays her, with no hold and no warning, or
+// by holding her fleet first when she has no phone.
 func (rt *royaleTable) keepFleets() {
 	host := rt.phones["Ann"]
 	host.tap(`[data-testid=go-play]`)
@@ -264,15 +276,24 @@ func (rt *royaleTable) keepFleets() {
 		p.tap(`[data-testid=keep]`)
 		p.waitFor("the fleet kept", `!!document.querySelector('[data-testid=fleet-kept]') || !!document.querySelector('[data-testid=whose-turn]')`)
 	}
-	// Nothing of Ann's hand is on the host's phone before it holds it.
-	if n := eval[int](host, `document.querySelectorAll('[data-testid^=hand-]').length`); n != 0 {
-		rt.t.Fatalf("the host's phone shows %d cards of a hand before holding any", n)
+	if rt.hostPlays {
+		// The host's own hand is on its phone at once: nothing to hold.
+		host.waitFor("the host's own hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
+		if eval[bool](host, `!!document.querySelector('[data-testid^=hold-]') || document.body.innerText.includes('Only do this if')`) {
+			rt.t.Fatal("the host's phone asks to hold the fleet of the seat it plays")
+		}
+		host.shot("own-hand")
+	} else {
+		// Nothing of Ann's hand is on the host's phone before it holds it.
+		if n := eval[int](host, `document.querySelectorAll('[data-testid^=hand-]').length`); n != 0 {
+			rt.t.Fatalf("the host's phone shows %d cards of a hand before holding any", n)
+		}
+		host.tap(`[data-testid=hold-Ann]`)
+		host.waitText(`[data-testid=fleets]`, "You will see Ann’s fleet")
+		host.shot("hold-warning")
+		host.tap(`[data-testid=hold-yes-Ann]`)
+		host.waitFor("Ann's hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
 	}
-	host.tap(`[data-testid=hold-Ann]`)
-	host.waitText(`[data-testid=fleets]`, "You will see Ann’s fleet")
-	host.shot("hold-warning")
-	host.tap(`[data-testid=hold-yes-Ann]`)
-	host.waitFor("Ann's hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
 	host.tap(`[data-testid=hand-3]`)
 	host.tap(`[data-testid=hand-4]`)
 	host.tap(`[data-testid=keep]`)
@@ -452,16 +473,19 @@ func selectJS(sel, value string) string {
 	return fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, sel, value)
 }
 
+// TestRoyaleStandardGameOnThreePhones: the host plays Ann from its phone.
 func TestRoyaleStandardGameOnThreePhones(t *testing.T) {
-	rt := newRoyaleTable(t, "standard", "real")
+	rt := newRoyaleTable(t, "standard", "real", true)
 	rt.keepFleets()
 	rt.checkBoard()
 	rt.play(false, false)
 	rt.checkEnd()
 }
 
+// TestRoyaleAdvancedGameOnThreePhones: the host does not play; it holds
+// the fleet of Ann, who has no phone.
 func TestRoyaleAdvancedGameOnThreePhones(t *testing.T) {
-	rt := newRoyaleTable(t, "advanced", "tally")
+	rt := newRoyaleTable(t, "advanced", "tally", false)
 	rt.keepFleets()
 	rt.checkBoard()
 	rt.play(true, true)
@@ -472,7 +496,7 @@ func TestRoyaleAdvancedGameOnThreePhones(t *testing.T) {
 // while the fleets are being chosen, after a confirmation; every phone
 // shows the game abandoned and the pot back with its players.
 func TestRoyaleAbandonOnThreePhones(t *testing.T) {
-	rt := newRoyaleTable(t, "standard", "real")
+	rt := newRoyaleTable(t, "standard", "real", true)
 	host := rt.phones["Ann"]
 	host.tap(`[data-testid=go-play]`)
 	host.tap(`[data-testid=start-game]`)

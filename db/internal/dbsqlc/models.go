@@ -100,6 +100,7 @@ type Player struct {
 	LeftAt    *time.Time
 	ClaimedAt *time.Time
 	Member    *int64
+	Host      bool
 }
 
 type Posting struct {
@@ -148,6 +149,7 @@ type RoundAction struct {
 	EventSeq  *int64
 	Voids     *int32
 	Reason    string
+	ByHost    *bool
 }
 
 type RoyaleAction struct {

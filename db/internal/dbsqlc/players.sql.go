@@ -44,9 +44,9 @@ func (q *Queries) PlayerClaim(ctx context.Context, db DBTX, arg PlayerClaimParam
 }
 
 const playerInsert = `-- name: PlayerInsert :one
-INSERT INTO players (table_id, name, seat, token_hash, claimed_at, member)
-VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, $6)
-RETURNING id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member
+INSERT INTO players (table_id, name, seat, token_hash, claimed_at, member, host)
+VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, $6, $7)
+RETURNING id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member, host
 `
 
 type PlayerInsertParams struct {
@@ -56,9 +56,11 @@ type PlayerInsertParams struct {
 	TokenHash []byte
 	Claimed   bool
 	Member    *int64
+	Host      bool
 }
 
-// PlayerInsert seats a player (PlayerAccountInsert opens their account).
+// PlayerInsert seats a player (PlayerAccountInsert opens their account);
+// host marks the host's own seat, which is claimed as it is made.
 func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertParams) (Player, error) {
 	row := db.QueryRow(ctx, playerInsert,
 		arg.TableID,
@@ -67,6 +69,7 @@ func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertPar
 		arg.TokenHash,
 		arg.Claimed,
 		arg.Member,
+		arg.Host,
 	)
 	var i Player
 	err := row.Scan(
@@ -79,6 +82,7 @@ func (q *Queries) PlayerInsert(ctx context.Context, db DBTX, arg PlayerInsertPar
 		&i.LeftAt,
 		&i.ClaimedAt,
 		&i.Member,
+		&i.Host,
 	)
 	return i, err
 }
@@ -102,7 +106,7 @@ func (q *Queries) PlayerLeave(ctx context.Context, db DBTX, arg PlayerLeaveParam
 }
 
 const playerList = `-- name: PlayerList :many
-SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member FROM players WHERE table_id = $1 ORDER BY seat, id
+SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member, host FROM players WHERE table_id = $1 ORDER BY seat, id
 `
 
 func (q *Queries) PlayerList(ctx context.Context, db DBTX, tableID int64) ([]Player, error) {
@@ -124,6 +128,7 @@ func (q *Queries) PlayerList(ctx context.Context, db DBTX, tableID int64) ([]Pla
 			&i.LeftAt,
 			&i.ClaimedAt,
 			&i.Member,
+			&i.Host,
 		); err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 const actionListByRound = `-- name: ActionListByRound :many
-SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
+SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason, a.by_host FROM round_actions a
 WHERE a.table_id = $1
   AND a.round_id = (SELECT r.id FROM rounds r WHERE r.table_id = $1 AND r.number = $2)
 ORDER BY a.seq
@@ -44,6 +44,7 @@ func (q *Queries) ActionListByRound(ctx context.Context, db DBTX, arg ActionList
 			&i.EventSeq,
 			&i.Voids,
 			&i.Reason,
+			&i.ByHost,
 		); err != nil {
 			return nil, err
 		}
@@ -56,7 +57,7 @@ func (q *Queries) ActionListByRound(ctx context.Context, db DBTX, arg ActionList
 }
 
 const actionListByRoundPage = `-- name: ActionListByRoundPage :many
-SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
+SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason, a.by_host FROM round_actions a
 JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
 WHERE a.table_id = $1
   AND a.round_id IN (SELECT p.id FROM rounds p WHERE p.table_id = $1 AND p.number > $2 ORDER BY p.number LIMIT $3)
@@ -83,6 +84,7 @@ type ActionListByRoundPageRow struct {
 	EventSeq  *int64
 	Voids     *int32
 	Reason    string
+	ByHost    *bool
 }
 
 // ActionListByRoundPage is the actions of the rounds RoundPage reads with
@@ -110,6 +112,7 @@ func (q *Queries) ActionListByRoundPage(ctx context.Context, db DBTX, arg Action
 			&i.EventSeq,
 			&i.Voids,
 			&i.Reason,
+			&i.ByHost,
 		); err != nil {
 			return nil, err
 		}
@@ -122,7 +125,7 @@ func (q *Queries) ActionListByRoundPage(ctx context.Context, db DBTX, arg Action
 }
 
 const actionListByTable = `-- name: ActionListByTable :many
-SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
+SELECT r.number AS round, a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason, a.by_host FROM round_actions a
 JOIN rounds r ON r.table_id = a.table_id AND r.id = a.round_id
 WHERE a.table_id = $1
 ORDER BY r.number, a.seq
@@ -142,6 +145,7 @@ type ActionListByTableRow struct {
 	EventSeq  *int64
 	Voids     *int32
 	Reason    string
+	ByHost    *bool
 }
 
 func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64) ([]ActionListByTableRow, error) {
@@ -167,6 +171,7 @@ func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64)
 			&i.EventSeq,
 			&i.Voids,
 			&i.Reason,
+			&i.ByHost,
 		); err != nil {
 			return nil, err
 		}
@@ -179,7 +184,7 @@ func (q *Queries) ActionListByTable(ctx context.Context, db DBTX, tableID int64)
 }
 
 const actionListLatest = `-- name: ActionListLatest :many
-SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason FROM round_actions a
+SELECT a.round_id, a.seq, a.player_id, a.kind, a.created_at, a.table_id, a.dice, a.rethrow, a.path, a.event_seq, a.voids, a.reason, a.by_host FROM round_actions a
 WHERE a.table_id = $1
   AND a.round_id = (SELECT r.id FROM rounds r WHERE r.table_id = $1 ORDER BY r.number DESC LIMIT 1)
 ORDER BY a.seq
@@ -208,6 +213,7 @@ func (q *Queries) ActionListLatest(ctx context.Context, db DBTX, tableID int64) 
 			&i.EventSeq,
 			&i.Voids,
 			&i.Reason,
+			&i.ByHost,
 		); err != nil {
 			return nil, err
 		}

@@ -24,58 +24,58 @@ func (q *Queries) TableAccountsInsert(ctx context.Context, db DBTX, tableID int6
 
 const tableAppend = `-- name: TableAppend :exec
 WITH actions AS (
-    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason)
+    INSERT INTO round_actions (table_id, round_id, seq, player_id, kind, dice, rethrow, path, event_seq, voids, reason, by_host)
     SELECT r.table_id, r.id, a.seq, a.player, a.kind, a.dice::int[], a.rethrow::int[], a.path, a.event,
-           nullif(a.voids, 0), a.reason
+           nullif(a.voids, 0), a.reason, a.by_host
     FROM rounds r,
          (SELECT unnest($1::int[]) AS seq, unnest($6::bigint[]) AS player,
                  unnest($7::text[]) AS kind, unnest($8::text[]) AS dice,
                  unnest($9::text[]) AS rethrow, unnest($10::text[]) AS path,
                  unnest($11::bigint[]) AS event, unnest($12::int[]) AS voids,
-                 unnest($13::text[]) AS reason) a
-    WHERE r.table_id = $14 AND r.number = $15
+                 unnest($13::text[]) AS reason, unnest($14::boolean[]) AS by_host) a
+    WHERE r.table_id = $15 AND r.number = $16
     RETURNING 1
 ), turns AS (
     INSERT INTO turns (table_id, round_id, seq, player_id, qualified, score, cargo, automatic, stood, action_seq)
     SELECT r.table_id, r.id, u.seq, u.player, u.qualified, u.score, u.cargo::int[], u.automatic, u.stood, u.action_seq
     FROM rounds r,
-         (SELECT unnest($2::int[]) AS seq, unnest($16::bigint[]) AS player,
-                 unnest($17::int[]) AS action_seq,
-                 unnest($18::boolean[]) AS qualified, unnest($19::int[]) AS score,
-                 unnest($20::text[]) AS cargo, unnest($21::boolean[]) AS automatic,
-                 unnest($22::boolean[]) AS stood) u
-    WHERE r.table_id = $14 AND r.number = $15
+         (SELECT unnest($2::int[]) AS seq, unnest($17::bigint[]) AS player,
+                 unnest($18::int[]) AS action_seq,
+                 unnest($19::boolean[]) AS qualified, unnest($20::int[]) AS score,
+                 unnest($21::text[]) AS cargo, unnest($22::boolean[]) AS automatic,
+                 unnest($23::boolean[]) AS stood) u
+    WHERE r.table_id = $15 AND r.number = $16
     RETURNING 1
 ), settled AS (
-    UPDATE rounds AS s SET status = 'settled', settled_at = $23::timestamptz
-    WHERE s.table_id = $14 AND s.number = $3::int AND s.status = 'open'
+    UPDATE rounds AS s SET status = 'settled', settled_at = $24::timestamptz
+    WHERE s.table_id = $15 AND s.number = $3::int AND s.status = 'open'
     RETURNING s.id
 ), reopened AS (
     UPDATE rounds AS o SET status = 'open', settled_at = NULL
-    WHERE o.table_id = $14 AND o.number = $4::int AND o.status = 'settled'
+    WHERE o.table_id = $15 AND o.number = $4::int AND o.status = 'settled'
     RETURNING o.id
 ), voided AS (
-    UPDATE rounds AS v SET status = 'void', settled_at = $23::timestamptz
-    WHERE v.table_id = $14 AND v.number = $5::int AND v.status IN ('open', 'settled')
+    UPDATE rounds AS v SET status = 'void', settled_at = $24::timestamptz
+    WHERE v.table_id = $15 AND v.number = $5::int AND v.status IN ('open', 'settled')
     RETURNING v.id
 ), events AS (
     INSERT INTO events (table_id, seq, kind, payload, created_at, prev_hash, hash, seal)
-    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $24::timestamptz, e.prev_hash, e.hash, e.seal
+    SELECT t.id, e.seq, e.kind, e.payload::jsonb, $25::timestamptz, e.prev_hash, e.hash, e.seal
     FROM tables t,
-         (SELECT unnest($25::bigint[]) AS seq, unnest($26::text[]) AS kind,
-                 unnest($27::text[]) AS payload, unnest($28::bytea[]) AS prev_hash,
-                 unnest($29::bytea[]) AS hash, unnest($30::bytea[]) AS seal) e
-    WHERE t.id = $14
+         (SELECT unnest($26::bigint[]) AS seq, unnest($27::text[]) AS kind,
+                 unnest($28::text[]) AS payload, unnest($29::bytea[]) AS prev_hash,
+                 unnest($30::bytea[]) AS hash, unnest($31::bytea[]) AS seal) e
+    WHERE t.id = $15
 ), head AS (
-    UPDATE tables AS t SET event_seq = $31::bigint, event_hash = $32::bytea, head_seal = $33::bytea,
-        rounds = $34::int
-    WHERE t.id = $14
+    UPDATE tables AS t SET event_seq = $32::bigint, event_hash = $33::bytea, head_seal = $34::bytea,
+        rounds = $35::int
+    WHERE t.id = $15
 ), answer AS (
     INSERT INTO idempotency_keys (table_id, scope, key, request_hash, response_status, response_body, response_content_type,
                                   created_at)
-    SELECT t.id, $35::text, $36::text, $37::bytea, $38::int,
-           $39::bytea, $40::text, $23::timestamptz
-    FROM tables t WHERE t.id = $14 AND $36::text <> ''
+    SELECT t.id, $36::text, $37::text, $38::bytea, $39::int,
+           $40::bytea, $41::text, $24::timestamptz
+    FROM tables t WHERE t.id = $15 AND $37::text <> ''
 )
 SELECT tally_expect((SELECT count(*) FROM actions), coalesce(cardinality($1::int[]), 0), 'actions of the round'),
        tally_expect((SELECT count(*) FROM turns), coalesce(cardinality($2::int[]), 0), 'turns of the round'),
@@ -98,6 +98,7 @@ type TableAppendParams struct {
 	ActionEvents        []int64
 	ActionVoids         []int32
 	ActionReasons       []string
+	ActionByHost        []bool
 	TableID             int64
 	Round               int32
 	TurnPlayers         []int64
@@ -153,6 +154,7 @@ func (q *Queries) TableAppend(ctx context.Context, db DBTX, arg TableAppendParam
 		arg.ActionEvents,
 		arg.ActionVoids,
 		arg.ActionReasons,
+		arg.ActionByHost,
 		arg.TableID,
 		arg.Round,
 		arg.TurnPlayers,
