@@ -210,6 +210,12 @@ def export(det, cls, path):
     print(f'wrote {path}: {off} weights, {os.path.getsize(path)} bytes')
 
 
+def load(scenes):
+    """load joins the parts of the training data drawn for `scenes` scenes."""
+    parts = [np.load(os.path.join(BUILD, f'train-{first}.npz')) for first in range(0, scenes, 1500)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
+
+
 BUILD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'build')
 
 
@@ -225,18 +231,22 @@ def main():
     a = ap.parse_args()
     torch.manual_seed(0)
     os.makedirs(BUILD, exist_ok=True)
-    data = os.path.join(BUILD, 'train.npz')
     if a.step == 'data':
-        det, heat, size, mask, xs, ys = draw(a.scenes, 0)
-        print('crops per class (1-6, edge, none):', np.bincount(ys, minlength=8).tolist(), flush=True)
-        np.savez(data, det=det, heat=heat, size=size, mask=mask, xs=xs, ys=ys)
+        # Drawn in parts of at most 1500 scenes, so that a part can be added.
+        for first in range(0, a.scenes, 1500):
+            part = os.path.join(BUILD, f'train-{first}.npz')
+            if os.path.exists(part):
+                continue
+            det, heat, size, mask, xs, ys = draw(min(1500, a.scenes - first), first)
+            print('crops per class (1-6, edge, none):', np.bincount(ys, minlength=8).tolist(), flush=True)
+            np.savez(part, det=det, heat=heat, size=size, mask=mask, xs=xs, ys=ys)
     elif a.step == 'classifier':
-        d = np.load(data)
+        d = load(a.scenes)
         net = Classifier()
         train_classifier(net, d['xs'], d['ys'], a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, 'classifier.pt'))
     elif a.step == 'detector':
-        d = np.load(data)
+        d = load(a.scenes)
         net = Detector()
         train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, 'detector.pt'))
