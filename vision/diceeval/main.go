@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -137,6 +138,7 @@ func main() {
 			slow = append(slow, 0)
 		}
 	}
+	loadBefore := loadAverage()
 	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4}); err != nil {
 		log.Fatalf("throttling the CPU: %v", err)
 	}
@@ -148,6 +150,10 @@ func main() {
 		}
 	}
 	report := summarize(tr, results, fast, slow)
+	// The times are wall-clock: on a shared machine they grow with its
+	// load, which the report therefore gives.
+	report += fmt.Sprintf("\nLoad average (1 minute) on this %d-core machine: %s before the 4x runs, %s after.\n",
+		runtime.NumCPU(), loadBefore, loadAverage())
 	fmt.Print(report)
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		log.Fatal(err)
@@ -155,6 +161,15 @@ func main() {
 	if err := os.WriteFile(*out, []byte(report+misreads(tr, results)), 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// loadAverage is the machine's one-minute load average, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // browser starts headless Chromium as the browser tests do.

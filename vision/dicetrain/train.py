@@ -210,9 +210,20 @@ def export(det, cls, path):
     print(f'wrote {path}: {off} weights, {os.path.getsize(path)} bytes')
 
 
+PART = 1500  # scenes in a part of the training data
+
+
+def part(first, scenes):
+    """part is the file of the training data's part that starts at scene
+    `first`, for `scenes` scenes in all: its name says which scenes it has,
+    so a short last part is never taken for a whole one."""
+    n = min(PART, scenes - first)
+    return os.path.join(BUILD, f'train-{first}-{first + n}.npz')
+
+
 def load(scenes):
     """load joins the parts of the training data drawn for `scenes` scenes."""
-    parts = [np.load(os.path.join(BUILD, f'train-{first}.npz')) for first in range(0, scenes, 1500)]
+    parts = [np.load(part(first, scenes)) for first in range(0, scenes, PART)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
 
 
@@ -226,20 +237,21 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('step', choices=['data', 'classifier', 'detector', 'export'])
     ap.add_argument('out', nargs='?')
-    ap.add_argument('--scenes', type=int, default=1500)
-    ap.add_argument('--epochs', type=int, default=6)
+    ap.add_argument('--scenes', type=int, default=4500)
+    ap.add_argument('--epochs', type=int, default=3)
     a = ap.parse_args()
     torch.manual_seed(0)
     os.makedirs(BUILD, exist_ok=True)
     if a.step == 'data':
-        # Drawn in parts of at most 1500 scenes, so that a part can be added.
-        for first in range(0, a.scenes, 1500):
-            part = os.path.join(BUILD, f'train-{first}.npz')
-            if os.path.exists(part):
+        # Drawn in parts of PART scenes, so that more scenes add parts and
+        # leave the parts drawn before as they are.
+        for first in range(0, a.scenes, PART):
+            path = part(first, a.scenes)
+            if os.path.exists(path):
                 continue
-            det, heat, size, mask, xs, ys = draw(min(1500, a.scenes - first), first)
+            det, heat, size, mask, xs, ys = draw(min(PART, a.scenes - first), first)
             print('crops per class (1-6, edge, none):', np.bincount(ys, minlength=8).tolist(), flush=True)
-            np.savez(part, det=det, heat=heat, size=size, mask=mask, xs=xs, ys=ys)
+            np.savez(path, det=det, heat=heat, size=size, mask=mask, xs=xs, ys=ys)
     elif a.step == 'classifier':
         d = load(a.scenes)
         net = Classifier()

@@ -19,7 +19,8 @@ const SEEN = 0.3;
 
 /**
  * @typedef {{net: string, kind: string, shape?: number[], w?: number, b?: number,
- *   stride?: number, dil?: number, relu?: boolean, weights?: Float32Array, bias?: Float32Array}} Layer
+ *   stride?: number, dil?: number, relu?: boolean, weights?: Float32Array, bias?: Float32Array,
+ *   kernel?: Float32Array}} Layer
  * @typedef {{detector: Layer[], classifier: Layer[], cell: number, crop: number, cropSize: number}} Model
  * @typedef {{x: number, y: number, size: number, face: number, sure: number, edge: boolean}} Die
  * @typedef {{ok: boolean, faces: number[], dice: Die[], reason: string}} Reading
@@ -273,11 +274,16 @@ export function run(layers, data, h, w) {
   return { data, h, w };
 }
 
-/** conv is a convolution (weights [out][ky][kx][in]), padded to keep size. */
+/**
+ * conv is a convolution, padded to keep size. Its weights, [out][ky][kx][in]
+ * in the file, are turned once to [ky][kx][in][out] (l.kernel), so the
+ * innermost loop runs along the output channels of one pixel, through
+ * memory in order; an input that a ReLU has zeroed is skipped.
+ */
 function conv(/** @type {Float32Array} */ x, /** @type {number} */ h, /** @type {number} */ w, /** @type {number} */ cin,
   /** @type {Layer} */ l) {
   const [cout, kh, kw] = /** @type {number[]} */ (l.shape);
-  const wt = /** @type {Float32Array} */ (l.weights);
+  const wt = kernel(l);
   const bias = /** @type {Float32Array} */ (l.bias);
   const stride = l.stride || 1;
   const dil = l.dil || 1;
@@ -285,28 +291,49 @@ function conv(/** @type {Float32Array} */ x, /** @type {number} */ h, /** @type 
   const oh = Math.floor((h + 2 * pad - dil * (kh - 1) - 1) / stride) + 1;
   const ow = Math.floor((w + 2 * pad - dil * (kw - 1) - 1) / stride) + 1;
   const out = new Float32Array(oh * ow * cout);
-  const relu = l.relu;
-  for (let oy = 0; oy < oh; oy++) {
-    for (let ox = 0; ox < ow; ox++) {
-      const o = (oy * ow + ox) * cout;
-      for (let co = 0; co < cout; co++) {
-        let acc = bias[co];
-        for (let ky = 0; ky < kh; ky++) {
-          const iy = oy * stride - pad + ky * dil;
-          if (iy < 0 || iy >= h) continue;
-          for (let kx = 0; kx < kw; kx++) {
-            const ix = ox * stride - pad + kx * dil;
-            if (ix < 0 || ix >= w) continue;
-            const xi = (iy * w + ix) * cin;
-            const wi = ((co * kh + ky) * kw + kx) * cin;
-            for (let ci = 0; ci < cin; ci++) acc += x[xi + ci] * wt[wi + ci];
+  for (let o = 0; o < out.length; o += cout) out.set(bias, o);
+  for (let ky = 0; ky < kh; ky++) {
+    for (let kx = 0; kx < kw; kx++) {
+      const dx = kx * dil - pad;
+      // the output columns whose input column is inside the image
+      const ox0 = Math.max(0, Math.ceil(-dx / stride));
+      const ox1 = Math.min(ow, Math.floor((w - 1 - dx) / stride) + 1);
+      const wk = (ky * kw + kx) * cin * cout;
+      for (let oy = 0; oy < oh; oy++) {
+        const iy = oy * stride - pad + ky * dil;
+        if (iy < 0 || iy >= h) continue;
+        for (let ox = ox0; ox < ox1; ox++) {
+          const xi = (iy * w + ox * stride + dx) * cin;
+          const o = (oy * ow + ox) * cout;
+          for (let ci = 0; ci < cin; ci++) {
+            const v = x[xi + ci];
+            if (v === 0) continue;
+            const wi = wk + ci * cout;
+            for (let co = 0; co < cout; co++) out[o + co] += v * wt[wi + co];
           }
         }
-        out[o + co] = relu && acc < 0 ? 0 : acc;
       }
     }
   }
+  if (l.relu) for (let i = 0; i < out.length; i++) if (out[i] < 0) out[i] = 0;
   return { data: out, h: oh, w: ow, c: cout };
+}
+
+/** kernel is a convolution's weights as [ky][kx][in][out], made once. */
+function kernel(/** @type {Layer} */ l) {
+  if (l.kernel) return l.kernel;
+  const [cout, kh, kw, cin] = /** @type {number[]} */ (l.shape);
+  const wt = /** @type {Float32Array} */ (l.weights);
+  const k = new Float32Array(wt.length);
+  for (let co = 0; co < cout; co++) {
+    for (let ky = 0; ky < kh; ky++) {
+      for (let kx = 0; kx < kw; kx++) {
+        for (let ci = 0; ci < cin; ci++) k[((ky * kw + kx) * cin + ci) * cout + co] = wt[((co * kh + ky) * kw + kx) * cin + ci];
+      }
+    }
+  }
+  l.kernel = k;
+  return k;
 }
 
 /** dense is a fully connected layer (weights [out][in]). */
