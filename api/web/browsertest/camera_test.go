@@ -17,10 +17,12 @@ import (
 
 // cameraThrows are frames of throws the test generator drew
 // (vision/dicetest, not the one the model learned from), with what is in
-// each: the throws the tests show the phone's camera.
+// each (its truth.json): the throws the tests show the phone's camera.
+// throw-5-dice.jpg is test throw 0140 (ivory dice on granite),
+// throw-4-dice.jpg test throw 0043 (green dice on baize).
 var cameraThrows = map[string][]int{
-	"testdata/throw-5-dice.jpg": {6, 6, 5, 3, 1},
-	"testdata/throw-4-dice.jpg": {5, 4, 2, 1},
+	"testdata/throw-5-dice.jpg": {4, 1, 2, 4, 1},
+	"testdata/throw-4-dice.jpg": {3, 5, 1, 2},
 }
 
 // cameraFeed gives Chromium a fake rear camera that shows the frame of a
@@ -102,7 +104,13 @@ func TestCameraReadsAThrow(t *testing.T) {
 	host.waitText(`[data-testid=whose-turn]`, "Ann")
 
 	host.tap(`[data-testid=camera]`)
-	host.waitFor("the camera's reading", `!!document.querySelector('[data-testid=camera-panel]')?.dataset.read`)
+	// The fake camera shows the one frame over and over: the phone reads it,
+	// or refuses it (three readings running) and would go on refusing.
+	host.waitFor("the camera's reading or refusal", `(p => !!p && (!!p.dataset.read || p.dataset.refused === 'true'))(document.querySelector('[data-testid=camera-panel]'))`)
+	if eval[bool](host, `!document.querySelector('[data-testid=camera-panel]').dataset.read`) {
+		host.shot("camera-refused")
+		t.Fatalf("the camera refused a readable throw of %v: %q", cameraThrows[frame], host.text(`[data-testid=camera-status]`))
+	}
 	host.shot("camera-read")
 	want := slices.Clone(cameraThrows[frame])
 	got := eval[[]int](host, trayJS)
