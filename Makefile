@@ -86,15 +86,15 @@ chromium:
 # api/web/app/dice.bin (vision/README.md): it draws the training scenes
 # (DICE_SCENES, about 225 MB for each 1500, drawn once into vision/build/
 # and kept), trains the centre detector and the face classifier side by
-# side, and exports both. The detector makes 3 passes over all the scenes,
-# the classifier (some 26 crops a scene) 2 over the first 1500: about 40
-# minutes on a busy 2-core machine. Not part of test.
+# side, and exports both. The detector makes 10 passes over all the
+# scenes, the classifier (some 26 crops a scene) 6: about 10 minutes on a
+# quiet 2-core machine, 90 on a busy one. Not part of test.
 PYTHON ?= /usr/bin/python3
 DICE_SCENES ?= 4500
 dice-model: vision-python
 	cd vision && $(PYTHON) -m dicetrain.train data --scenes $(DICE_SCENES)
-	cd vision && { $(PYTHON) -m dicetrain.train classifier --scenes 1500 --epochs 2 & c=$$!; \
-		$(PYTHON) -m dicetrain.train detector --scenes $(DICE_SCENES) --epochs 3 & d=$$!; wait $$c && wait $$d; }
+	cd vision && { $(PYTHON) -m dicetrain.train classifier --scenes $(DICE_SCENES) --epochs 6 & c=$$!; \
+		$(PYTHON) -m dicetrain.train detector --scenes $(DICE_SCENES) --epochs 10 & d=$$!; wait $$c && wait $$d; }
 	cd vision && $(PYTHON) -m dicetrain.train export ../api/web/app/dice.bin
 
 # dice-eval measures the reader as the app runs it, in headless Chromium, on
