@@ -6,7 +6,7 @@
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
-.PHONY: run test postgres-binaries test-tools chromium build vet generate generated bench dice-model dice-eval vision-python
+.PHONY: run test postgres-binaries test-tools chromium build vet generate generated bench node jstools types jscheck dice-model dice-eval vision-python
 
 ARGS ?=
 run: postgres-binaries
@@ -15,7 +15,7 @@ run: postgres-binaries
 build:
 	$(GO) build -o bin/tallyd ./cmd/tallyd
 
-test: postgres-binaries test-tools chromium generated
+test: postgres-binaries test-tools chromium generated jscheck
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 40m ./...
 
@@ -39,6 +39,45 @@ generate:
 # db/migrations and db/queries generate: run `make generate` and commit.
 generated:
 	@$(GO) tool sqlc diff -f db/sqlc.yaml || { echo "db/internal/dbsqlc is stale: run make generate"; exit 1; }
+
+# jscheck type-checks the phone app (api/web/app: plain ES modules with
+# JSDoc, no build step) with tsc --noEmit (jsconfig.json for the page,
+# jsconfig.worker.json for the service worker), lints it with ESLint
+# (eslint.config.js), and fails when api/web/types/openapi.d.ts is not what
+# openapi.yaml generates: run `make types` and commit.
+jscheck: jstools
+	@npx --no-install openapi-typescript openapi.yaml --default-non-nullable false -o $(JSTYPES_CHECK) >/dev/null 2>&1 || { echo "openapi-typescript failed"; exit 1; }
+	@cmp -s $(JSTYPES_CHECK) api/web/types/openapi.d.ts || { rm -f $(JSTYPES_CHECK); echo "api/web/types/openapi.d.ts is stale: run make types"; exit 1; }
+	@rm -f $(JSTYPES_CHECK)
+	npx --no-install tsc --noEmit -p jsconfig.json
+	npx --no-install tsc --noEmit -p jsconfig.worker.json
+	npx --no-install eslint --max-warnings 0 api/web/app
+
+JSTYPES_CHECK := node_modules/.cache/openapi.d.ts
+
+# types regenerates the app's types from openapi.yaml.
+types: jstools
+	npm run -s types
+
+# jstools installs the pinned checkers (package-lock.json) with npm ci when
+# node_modules does not match the lock. node_modules gets a go.mod of its
+# own, so that Go's ./... stops there: some npm packages carry Go code
+# (flatted does), which go vet and go test would otherwise take for Tally's.
+jstools: node
+	@cmp -s package-lock.json node_modules/.tally-lock 2>/dev/null || \
+		{ npm ci --no-audit --no-fund && cp package-lock.json node_modules/.tally-lock; }
+	@test -f node_modules/go.mod || printf 'module tally.invalid/node_modules\n' > node_modules/go.mod
+
+# node installs Debian's Node.js and npm when node is not found.
+node:
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing nodejs and npm for the web app's type check and lint"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+		else \
+			echo "The web app's checks need Node.js: install it (sudo apt-get install nodejs npm)."; exit 1; \
+		fi; \
+	fi
 
 vet:
 	gofmt -l . | (! grep .) || (echo "gofmt would change the files above" && exit 1)

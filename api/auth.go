@@ -20,7 +20,7 @@ func (s *server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // authenticateBy is authenticate for routes that name the table by another
-// path parameter: a crew (a table of kind crew) by :crewId.
+// path parameter: a crew (a table whose game is crew) by :crewId.
 func authenticateBy(param string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {

@@ -208,7 +208,7 @@ func TestCrewNightsRollIntoTheCrew(t *testing.T) {
 		t.Errorf("the table's dice: %+v", d)
 	}
 	for _, m := range st.Dice.Members {
-		if m.Verdict != "too-few" || !strings.Contains(m.Summary, "not enough throws") {
+		if m.Verdict != "too-few" || !strings.Contains(m.Summary, "not enough dice") {
 			t.Errorf("%s's dice after a few throws: %+v", m.Name, m)
 		}
 	}

@@ -173,7 +173,7 @@ func TestTheHostClaimsForAPlayerWithoutAPhone(t *testing.T) {
 
 // TestAClaimTooLateIsAPlainScore: the host's claim for a player without a
 // phone comes after the next player's first roll, and is refused as the
-// player's own would be (RULES.md 4).
+// player's own would be (docs/rules.md §4).
 func TestAClaimTooLateIsAPlainScore(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob", "Cy"}})

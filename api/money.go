@@ -80,3 +80,13 @@ func (s *server) settleUp(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, v)
 }
+
+// printStatement serves GET /v1/tables/:tableId/statement.html: the
+// statement as a page made for printing, read with the CSV's tokens.
+func (s *server) printStatement(c echo.Context) error {
+	page, err := s.tables.StatementHTML(c.Request().Context(), auth(c))
+	if err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, page)
+}

@@ -72,6 +72,12 @@ func TestAStoppedDatabaseAnswers503(t *testing.T) {
 		{method: http.MethodGet, path: "/v1/join/" + tb.Code},
 		{method: http.MethodPost, path: "/v1/join", body: map[string]any{"code": tb.Code, "name": "Bob"}},
 		{method: http.MethodGet, path: tb.path("/stream"), token: tb.Audit},
+		{method: http.MethodGet, path: tb.path("/settle-up"), token: tb.Host},
+		{method: http.MethodGet, path: tb.path("/handles"), token: tb.Host},
+		{method: http.MethodGet, path: tb.path("/statement.html"), token: tb.Host},
+		{method: http.MethodPut, path: tb.path("/unit-value"), token: tb.Host, key: "worth",
+			body: map[string]any{"currency": "EUR", "perUnit": 25}},
+		{method: http.MethodPost, path: tb.path("/claims/1/confirm"), token: tb.Host, key: "yes"},
 		{method: http.MethodGet, path: "/readyz"},
 	} {
 		unavailable(t, r, c.do(t, r))

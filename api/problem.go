@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -71,6 +72,8 @@ var (
 	kindInvalid       = &problemKind{"/problems/invalid-request", http.StatusUnprocessableEntity, "Invalid request"}
 	kindInsufficient  = &problemKind{"/problems/insufficient-funds", http.StatusUnprocessableEntity, "Insufficient funds"}
 	kindPotNotEmpty   = &problemKind{"/problems/pot-not-empty", http.StatusConflict, "The pot is not empty"}
+	kindNotOwed       = &problemKind{"/problems/not-owed", http.StatusUnprocessableEntity, "More than is owed"}
+	kindClaimAnswered = &problemKind{"/problems/claim-answered", http.StatusConflict, "The payment claim was answered already"}
 	kindHistory       = &problemKind{"/problems/history-broken", http.StatusConflict, "The table's history does not replay"}
 	kindUnavailable   = &problemKind{"/problems/unavailable", http.StatusServiceUnavailable, "Service unavailable"}
 	kindTooMany       = &problemKind{"/problems/too-many-requests", http.StatusTooManyRequests, "Too many requests"}
@@ -122,6 +125,13 @@ func (k *problemKind) problem(detail string) Problem {
 func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
+			return
+		}
+		if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+			// The phone went away (it gave up, or the page moved on) and
+			// its request was cancelled: no answer reaches anyone, and
+			// nothing went wrong on this side.
+			log.Debug("request given up by the client", "method", c.Request().Method, "path", c.Request().URL.Path)
 			return
 		}
 		p := problemFor(err)

@@ -31,7 +31,7 @@ var ruleCodes = []struct {
 }
 
 // royaleRules are the stable codes of the Battleship Royale rules a move
-// can break (ROYALE.md 5), sent as the problem's `rule`: one code per
+// can break (docs/royale.md §5), sent as the problem's `rule`: one code per
 // fault, as openapi.yaml's Problem lists them. A misspelt cell or sonar
 // line is no move at all but a request that does not read (domainKinds).
 var royaleRules = []struct {
@@ -136,6 +136,8 @@ var domainKinds = []struct {
 	{[]error{table.ErrKeyMismatch}, kindKeyMismatch, "", false},
 	{[]error{table.ErrInsufficientFunds}, kindInsufficient, "", false},
 	{[]error{table.ErrPotNotEmpty}, kindPotNotEmpty, "", false},
+	{[]error{table.ErrNotOwed}, kindNotOwed, "", false},
+	{[]error{table.ErrClaimResolved}, kindClaimAnswered, "", false},
 	{[]error{table.ErrNameTaken, table.ErrGameUnderway, game.ErrGameOver, table.ErrTurnRecorded,
 		royale.ErrGameOver, table.ErrWrongGame, table.ErrNotCorrectable, table.ErrRecoverySpent}, kindConflict, "", false},
 	{[]error{table.ErrChanged}, kindConflict, "the table changed while the request was being written; nothing was written, so read the table and send it again", true},

@@ -8,7 +8,7 @@ import (
 	"github.com/tally-dice/tally/game/royale"
 )
 
-// These tests are ROYALE.md 5: every refused move names what was wrong,
+// These tests are docs/royale.md §5: every refused move names what was wrong,
 // with a stable rule code, and changes nothing.
 
 // Entered fleets for the standard game: three cards each, no two players'

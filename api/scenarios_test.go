@@ -290,7 +290,7 @@ func TestFamilyMeierExamples(t *testing.T) {
 	s := newScene(t, map[string]any{"preset": "family-meier", "options": map[string]any{"ante": 4}, "players": []string{"Ann", "Bob", "Cy"}})
 	ann, bob, cy := s.id("Ann"), s.id("Bob"), s.id("Cy")
 	s.start(nil)
-	// RULES.md §3: [1,5,6] [2,4] [3] is 4 + 3 = 7.
+	// docs/rules.md §3: [1,5,6] [2,4] [3] is 4 + 3 = 7.
 	rd := s.turn(1, "Ann", []int{1, 5, 6}, []int{2, 4}, []int{3})
 	if o := rd.of(t, ann).Outcome; !o.Qualified || o.Score != 7 || !slices.Equal(o.Cargo, []int{4, 3}) {
 		t.Fatalf("Ann's Meier %+v, want children 4 and 3", o)

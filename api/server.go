@@ -4,7 +4,10 @@
 // rules (package game) for the stateless rules endpoints, and writes the
 // answer or the error back. It never reaches the ledger or the database
 // but through the service; who may do what, and what each token may see,
-// is decided there.
+// is decided there. How HTTP says what happened is decided here: each
+// write's status, and its value in JSON (jsonAnswer, the encoder a write's
+// table.Key carries, so that the answer stored with an Idempotency-Key is
+// this package's).
 package api
 
 import (
@@ -100,7 +103,7 @@ func (s *server) routes(e *echo.Echo) {
 	// The reads that cost most share a limit per token.
 	heavy := heavyLimit(s.heavy)
 	v1.POST("/crews", s.createCrew)
-	// A crew is a table of kind crew: :crewId is its table id.
+	// A crew is a table whose game is crew: :crewId is its table id.
 	cr := v1.Group("/crews/:crewId", authenticateBy("crewId"))
 	cr.GET("", s.getCrew)
 	cr.POST("/nights", s.createNight)
@@ -128,10 +131,19 @@ func (s *server) routes(e *echo.Echo) {
 	t.GET("/balances", s.getBalances)
 	t.GET("/ledger", s.getLedger)
 	t.GET("/ledger.csv", s.exportLedger, heavy)
+	t.GET("/statement.html", s.printStatement, heavy)
 	t.POST("/deposits", s.deposit)
 	t.POST("/withdrawals", s.withdraw)
 	t.GET("/settle-up", s.settleUp)
 	t.POST("/payments", s.recordPayment)
+	t.PUT("/unit-value", s.setUnitValue)
+	t.GET("/handles", s.listHandles)
+	t.PUT("/handles/:method", s.putHandle)
+	t.DELETE("/handles/:method", s.deleteHandle)
+	t.GET("/epc-qr", s.epcQR, heavy)
+	t.POST("/claims", s.sendClaim)
+	t.POST("/claims/:number/confirm", s.confirmClaim)
+	t.POST("/claims/:number/refuse", s.refuseClaim)
 	t.POST("/ledger/:number/reverse", s.reverseEntry)
 	t.GET("/events", s.listEvents)
 	t.GET("/audit", s.auditTable, heavy)

@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -63,15 +64,25 @@ func keyBits(key string) int {
 
 // idempotencyKey reads a write's Idempotency-Key and says what it means:
 // the key, fingerprinted by the method, path and body so that a key reused
-// for another request is refused, and answered with status. The service
-// scopes it to whoever sent it and stores the answer with the write.
+// for another request is refused, and how the answer is encoded: status
+// and the write's value in JSON. The service scopes the key to whoever sent
+// it and stores the encoded answer with the write, in its transaction.
 func idempotencyKey(c echo.Context, body []byte, status int) (table.Key, error) {
 	key := c.Request().Header.Get("Idempotency-Key")
 	if err := checkKey(key); err != nil {
 		return table.Key{}, err
 	}
-	return table.Key{Key: key, Status: status,
+	return table.Key{Key: key, Encode: jsonAnswer(status),
 		Hash: requestHash([]byte(c.Request().Method), []byte(c.Request().URL.Path), body)}, nil
+}
+
+// jsonAnswer is how HTTP says what a write did: status, and the value the
+// service returned in JSON.
+func jsonAnswer(status int) table.Encoder {
+	return func(v any) (table.Answer, error) {
+		body, err := json.Marshal(v)
+		return table.Answer{Status: status, ContentType: echo.MIMEApplicationJSON, Body: body}, err
+	}
 }
 
 // requestHash fingerprints a request's parts, length-prefixed so that
@@ -98,7 +109,12 @@ func reply(c echo.Context, r table.Reply, err error) error {
 		// bring it to the audit (witness=SEQ:HASH).
 		c.Response().Header().Set(headHeader, fmt.Sprintf("%d:%x", r.Head.Seq, r.Head.Hash))
 	}
-	return c.Blob(r.Status, echo.MIMEApplicationJSON, r.Body)
+	a := r.Answer
+	if a.ContentType == "" {
+		// Answers stored before the content type was kept are JSON.
+		a.ContentType = echo.MIMEApplicationJSON
+	}
+	return c.Blob(a.Status, a.ContentType, a.Body)
 }
 
 // checkKey refuses an Idempotency-Key the database cannot keep: longer than

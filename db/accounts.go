@@ -28,15 +28,18 @@ type Account struct {
 func (b *Batch) AccountList(tableID int64, out *[]Account) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		rows, err := queries.AccountList(b.ctx, q, tableID)
-		if err != nil {
-			return err
-		}
-		*out = make([]Account, len(rows))
-		for i, r := range rows {
-			(*out)[i] = Account{ID: r.ID, Kind: r.Kind, Player: playerOf(r.PlayerID), Balance: r.Balance}
-		}
-		return nil
+		*out = toAccounts(rows)
+		return err
 	})
+}
+
+// toAccounts converts account rows.
+func toAccounts(rows []dbsqlc.Account) []Account {
+	out := make([]Account, len(rows))
+	for i, r := range rows {
+		out[i] = Account{ID: r.ID, Kind: r.Kind, Player: playerOf(r.PlayerID), Balance: r.Balance}
+	}
+	return out
 }
 
 // playerOf is a nullable player id column as the engine's id (0 for none).

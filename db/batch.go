@@ -45,16 +45,35 @@ func (b *Batch) Len() int { return len(b.ops) }
 // queue records one operation. The recording run's results are empty and
 // thrown away; op must not act on them beyond returning.
 func (b *Batch) queue(op func(q dbsqlc.DBTX) error) {
+	b.record(op)
+	b.ops = append(b.ops, op)
+}
+
+// record runs op against the recorder, which adds its statement to the
+// batch.
+func (b *Batch) record(op func(q dbsqlc.DBTX) error) {
 	rec := &recorder{batch: &b.batch}
 	_ = op(rec)
 	if rec.n != 1 {
 		panic(fmt.Sprintf("db: a batch operation ran %d statements, not 1", rec.n))
 	}
-	b.ops = append(b.ops, op)
 }
 
-// exec queues a statement of the generated code that returns nothing.
-func (b *Batch) exec(op func(q dbsqlc.DBTX) error) { b.queue(op) }
+// exec queues a statement of the generated code that returns nothing (a
+// :exec query, whose generated method only returns Exec's error). It runs
+// once, to be recorded: its result is Exec's, read without running the
+// generated method again, which would build and box its arguments a second
+// time for nothing (TableAppend's are some fifty).
+func (b *Batch) exec(op func(q dbsqlc.DBTX) error) {
+	b.record(op)
+	b.ops = append(b.ops, execResult)
+}
+
+// execResult reads an exec's result: its error alone.
+func execResult(q dbsqlc.DBTX) error {
+	_, err := q.Exec(context.Background(), "")
+	return err
+}
 
 // Begin queues BEGIN: the statements after it, in this batch and the next
 // ones on the same connection, are one transaction.

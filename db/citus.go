@@ -48,6 +48,8 @@ var Distribution = []Distributed{
 	{Table: "host_recoveries", Column: "table_id", ColocateWith: "tables"},
 	{Table: "retired_tokens", Column: "table_id", ColocateWith: "tables"},
 	{Table: "crew_nights", Column: "table_id", ColocateWith: "tables"},
+	{Table: "payment_handles", Column: "table_id", ColocateWith: "tables"},
+	{Table: "payment_claims", Column: "table_id", ColocateWith: "tables"},
 	{Table: "join_codes", Column: "code"},
 }
 
@@ -96,21 +98,26 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	if !citus {
 		return nil, fmt.Errorf("distribute: %w: the database has no citus extension (docs/citus.md: CREATE EXTENSION citus and add the workers first)", ErrNotCitus)
 	}
-	// Tally's append-only guards and its money's guards are triggers on the
-	// distributed tables; each reads only the row it fires for, or the
-	// transaction's own setting, and so never reaches another shard. The
-	// round status guard (migration 10) reads its table's events too: the
-	// colocated shard on the same node, which Citus reads in the same
-	// backend and transaction. Citus takes these triggers only with
-	// citus.enable_unsafe_triggers, set here for the tables' transaction; a
-	// migration that adds a trigger to a table distributed already sets it
-	// itself (migration 10 says how, docs/citus.md).
-	//
-	// The rows a table holds already are copied into its shards, which
-	// fires its insert guards: they stand aside for the copy (legacy
-	// history has no seals yet; balances and the journal arrive as they
-	// are), in the one transaction that distributes everything, so that
-	// they are never off once it commits.
+	done, err := distributeTables(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	return done, distributeFunctions(ctx, conn)
+}
+
+// distributeTables distributes, in one transaction, each table of
+// Distribution not distributed yet, and returns those it distributed.
+//
+// Tally's append-only guards and its money's guards are triggers on the
+// distributed tables; each reads only the row it fires for, or the
+// transaction's own setting, and so never reaches another shard. The round
+// status guard (migration 10) reads its table's events too: the colocated
+// shard on the same node, which Citus reads in the same backend and
+// transaction. Citus takes these triggers only with
+// citus.enable_unsafe_triggers, set here for the tables' transaction; a
+// migration that adds a trigger to a table distributed already sets it
+// itself (migration 10 says how, docs/citus.md).
+func distributeTables(ctx context.Context, conn *pgx.Conn) ([]string, error) {
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("distribute: %w", err)
@@ -121,53 +128,75 @@ func Distribute(ctx context.Context, dsn string) ([]string, error) {
 	}
 	var done []string
 	for _, d := range Distribution {
-		var already bool
-		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass)",
-			"public."+d.Table).Scan(&already); err != nil {
+		// A table a later migration makes is not there yet in a database
+		// at an older version: it is distributed by the Distribute that
+		// follows the migration that makes it (tallyd serve --citus and
+		// tallyd migrate up --citus distribute after migrating).
+		var missing, already bool
+		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NULL,
+			EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($1))`,
+			"public."+d.Table).Scan(&missing, &already); err != nil {
 			return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
 		}
-		if already {
+		if missing || already {
 			continue
 		}
-		colocate := d.ColocateWith
-		if colocate == "" {
-			colocate = "none"
-		}
-		guards := insertGuards[d.Table]
-		for _, g := range guards {
-			if _, err := tx.Exec(ctx, "ALTER TABLE public."+d.Table+" DISABLE TRIGGER "+g); err != nil {
-				return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
-			}
-		}
-		if _, err := tx.Exec(ctx, "SELECT create_distributed_table($1, $2, colocate_with => $3)",
-			"public."+d.Table, d.Column, colocate); err != nil {
-			return nil, fmt.Errorf("distribute %s by %s: %w", d.Table, d.Column, err)
-		}
-		for _, g := range guards {
-			if _, err := tx.Exec(ctx, "ALTER TABLE public."+d.Table+" ENABLE TRIGGER "+g); err != nil {
-				return nil, fmt.Errorf("distribute %s: %w", d.Table, err)
-			}
+		if err := distributeTable(ctx, tx, d); err != nil {
+			return nil, err
 		}
 		done = append(done, d.Table)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return nil, fmt.Errorf("distribute: %w", err)
 	}
-	// Citus takes a function only after the tables' transaction.
+	return done, nil
+}
+
+// distributeTable distributes one table in tx. The rows it holds already are
+// copied into its shards, which fires its insert guards: they stand aside for
+// the copy (legacy history has no seals yet; balances and the journal arrive
+// as they are), in the one transaction that distributes everything, so that
+// they are never off once it commits.
+func distributeTable(ctx context.Context, tx pgx.Tx, d Distributed) error {
+	colocate := d.ColocateWith
+	if colocate == "" {
+		colocate = "none"
+	}
+	guards := insertGuards[d.Table]
+	for _, g := range guards {
+		if _, err := tx.Exec(ctx, "ALTER TABLE public."+d.Table+" DISABLE TRIGGER "+g); err != nil {
+			return fmt.Errorf("distribute %s: %w", d.Table, err)
+		}
+	}
+	if _, err := tx.Exec(ctx, "SELECT create_distributed_table($1, $2, colocate_with => $3)",
+		"public."+d.Table, d.Column, colocate); err != nil {
+		return fmt.Errorf("distribute %s by %s: %w", d.Table, d.Column, err)
+	}
+	for _, g := range guards {
+		if _, err := tx.Exec(ctx, "ALTER TABLE public."+d.Table+" ENABLE TRIGGER "+g); err != nil {
+			return fmt.Errorf("distribute %s: %w", d.Table, err)
+		}
+	}
+	return nil
+}
+
+// distributeFunctions distributes Tally's functions, which Citus takes only
+// after the tables' transaction has committed.
+func distributeFunctions(ctx context.Context, conn *pgx.Conn) error {
 	for _, f := range DistributedFunctions {
 		var already bool
 		if err := conn.QueryRow(ctx, functionDistributed, "public."+f).Scan(&already); err != nil {
-			return done, fmt.Errorf("distribute %s: %w", f, err)
+			return fmt.Errorf("distribute %s: %w", f, err)
 		}
 		if already {
 			continue
 		}
 		if _, err := conn.Exec(ctx, "SELECT create_distributed_function($1, 'p_table', colocate_with => 'tables', force_delegation => true)",
 			"public."+f); err != nil {
-			return done, fmt.Errorf("distribute %s: %w", f, err)
+			return fmt.Errorf("distribute %s: %w", f, err)
 		}
 	}
-	return done, nil
+	return nil
 }
 
 // DistributeLock is the key of the advisory lock Distribute holds while it

@@ -26,8 +26,15 @@ func (b *Batch) IdempotencyKeyGet(k KeyRef, out *IdempotencyKey) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		return optional(out, func() (dbsqlc.IdempotencyKey, error) {
 			return queries.IdempotencyKeyGet(b.ctx, q, dbsqlc.IdempotencyKeyGetParams{TableID: k.TableID, Scope: k.Scope,
-				Key: k.Key, Since: k.Since})
+				Key: k.Key})
 		}, func(r dbsqlc.IdempotencyKey, out *IdempotencyKey) error {
+			if !r.CreatedAt.After(k.Since) {
+				// Stored at or before since: it has expired, even before
+				// IdempotencyKeyExpire removes it. The service's clock
+				// says when since is, not the database's, so that the one
+				// clock that stores an answer's time also tells its age.
+				return nil
+			}
 			*out = IdempotencyKey{TableID: r.TableID, Scope: r.Scope, Key: r.Key, RequestHash: r.RequestHash,
 				Status: int(r.ResponseStatus), Body: r.ResponseBody, ContentType: r.ResponseContentType}
 			return nil

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -32,7 +33,17 @@ func TestActionsStoredBeforeTheHostSeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl := newTable(t, old, "BYHOST")
+	// The query code is the newest schema's: the table is made as
+	// migration 11's schema has it.
+	var tbl db.Table
+	rs, err := json.Marshal(game.Ruleset{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.QueryRow(ctx, `INSERT INTO tables (name, ruleset, currency, join_code, host_token_hash, audit_token_hash)
+		VALUES ('Table BYHOST', $1, 'units', 'BYHOST', $2, $3) RETURNING id`, rs, hash32("hostBYHOST"), hash32("auditBYHOST")).Scan(&tbl.ID); err != nil {
+		t.Fatal(err)
+	}
 	var ann int64
 	if err := old.QueryRow(ctx, `INSERT INTO players (table_id, name, seat, token_hash) VALUES ($1, 'Ann', 1, $2) RETURNING id`,
 		tbl.ID, hash32("Ann")).Scan(&ann); err != nil {

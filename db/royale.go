@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tally-dice/tally/chain"
 	"github.com/tally-dice/tally/db/internal/dbsqlc"
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/royale"
@@ -54,40 +55,65 @@ func (b *Batch) RoyaleGameInsert(tableID int64, g RoyaleGame) {
 func (b *Batch) RoyaleLatest(tableID int64, latest *RoyaleGame, actions *[]RoyaleAction) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.RoyaleGameLatest(b.ctx, q, tableID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			*actions = nil
-			return nil
+		return toRoyaleLatest(tableID, row, err, latest, actions)
+	})
+}
+
+// RoyaleLatestSince is RoyaleLatest for a writer that keeps the table's
+// latest game as it was at chain head since: while the head is still
+// since, it reads the game's number and event, how many actions it has
+// and how many do not read (out.GameActionCount, out.GameUnread), and
+// neither its setup nor its actions; once the head has moved, what
+// RoyaleLatest reads.
+func (b *Batch) RoyaleLatestSince(tableID int64, since chain.Head, out *Loaded) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		row, err := queries.RoyaleGameLatestSince(b.ctx, q, dbsqlc.RoyaleGameLatestSinceParams{TableID: tableID,
+			HeadSeq: since.Seq, HeadHash: since.Hash})
+		if err != nil || row.Setup != nil {
+			return toRoyaleLatest(tableID, dbsqlc.RoyaleGameLatestRow{TableID: row.TableID, Number: row.Number,
+				Setup: row.Setup, EventSeq: row.EventSeq, CreatedAt: row.CreatedAt, Actions: row.Actions}, err, &out.Game, &out.GameActions)
 		}
-		if err != nil {
-			return err
-		}
-		if err := toRoyaleGame(dbsqlc.RoyaleGame{TableID: row.TableID, Number: row.Number, Setup: row.Setup,
-			EventSeq: row.EventSeq, CreatedAt: row.CreatedAt}, latest); err != nil {
-			return err
-		}
-		// The actions come as one JSON array, read in one pass.
-		var list []struct {
-			Seq       int32         `json:"seq"`
-			Player    int64         `json:"player"`
-			Kind      string        `json:"kind"`
-			Action    royale.Action `json:"action"`
-			ByHost    bool          `json:"byHost"`
-			EventSeq  int64         `json:"eventSeq"`
-			CreatedAt time.Time     `json:"createdAt"`
-		}
-		if err := json.Unmarshal(row.Actions, &list); err != nil {
-			return fmt.Errorf("%w: game %d of table %d: its actions do not read: %w", ErrCorrupt, row.Number, tableID, err)
-		}
-		*actions = make([]RoyaleAction, len(list))
-		for i, a := range list {
-			if err := agree(a.Action, a.Player, a.Kind); err != nil {
-				return fmt.Errorf("%w: action %d of game %d of table %d: %w", ErrCorrupt, a.Seq, row.Number, tableID, err)
-			}
-			(*actions)[i] = RoyaleAction{Game: int(row.Number), Seq: int(a.Seq), Action: a.Action, ByHost: a.ByHost,
-				EventSeq: a.EventSeq, CreatedAt: a.CreatedAt}
-		}
+		out.Game = RoyaleGame{Number: int(row.Number), EventSeq: row.EventSeq, CreatedAt: row.CreatedAt}
+		out.GameActions, out.GameActionCount, out.GameUnread = nil, int(row.ActionCount), int(row.Unread)
 		return nil
 	})
+}
+
+// toRoyaleLatest reads a latest game with its actions as one JSON array,
+// in one pass; with no game (pgx.ErrNoRows), latest is left zero.
+func toRoyaleLatest(tableID int64, row dbsqlc.RoyaleGameLatestRow, err error, latest *RoyaleGame, actions *[]RoyaleAction) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		*actions = nil
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := toRoyaleGame(dbsqlc.RoyaleGame{TableID: row.TableID, Number: row.Number, Setup: row.Setup,
+		EventSeq: row.EventSeq, CreatedAt: row.CreatedAt}, latest); err != nil {
+		return err
+	}
+	var list []struct {
+		Seq       int32         `json:"seq"`
+		Player    int64         `json:"player"`
+		Kind      string        `json:"kind"`
+		Action    royale.Action `json:"action"`
+		ByHost    bool          `json:"byHost"`
+		EventSeq  int64         `json:"eventSeq"`
+		CreatedAt time.Time     `json:"createdAt"`
+	}
+	if err := json.Unmarshal(row.Actions, &list); err != nil {
+		return fmt.Errorf("%w: game %d of table %d: its actions do not read: %w", ErrCorrupt, row.Number, tableID, err)
+	}
+	*actions = make([]RoyaleAction, len(list))
+	for i, a := range list {
+		if err := agree(a.Action, a.Player, a.Kind); err != nil {
+			return fmt.Errorf("%w: action %d of game %d of table %d: %w", ErrCorrupt, a.Seq, row.Number, tableID, err)
+		}
+		(*actions)[i] = RoyaleAction{Game: int(row.Number), Seq: int(a.Seq), Action: a.Action, ByHost: a.ByHost,
+			EventSeq: a.EventSeq, CreatedAt: a.CreatedAt}
+	}
+	return nil
 }
 
 // RoyaleGet queues reading one game and its actions; a missing game leaves

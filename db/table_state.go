@@ -33,6 +33,12 @@ type Loaded struct {
 	// RoyaleLatest, for the writes that need them.
 	Game        RoyaleGame
 	GameActions []RoyaleAction
+	// GameActionCount and GameUnread are, when RoyaleLatestSince found
+	// the head it was given, how many actions the latest game has and how
+	// many of them do not read (their columns and body disagree); Game
+	// then holds only the game's number, event and time.
+	GameActionCount int
+	GameUnread      int
 	// Key is the stored answer of the Idempotency-Key looked up (no
 	// RequestHash when there is none).
 	Key IdempotencyKey
@@ -52,12 +58,53 @@ func (b *Batch) TableLoad(tableID int64, key KeyRef, out *Loaded) {
 	}
 }
 
+// TableLoadChanged is TableLoad for a writer that keeps the table's state
+// as it was at chain head since: the players, accounts and latest round
+// are read only when the table's head is no longer since (each of those
+// reads reads nothing when it is), the latest round's actions always (the
+// writer checks its kept round against them). Queued after TableLock,
+// the reads compare the head under the lock, so the writer knows from the
+// row it locked (its Head) which it got.
+func (b *Batch) TableLoadChanged(tableID int64, since chain.Head, key KeyRef, out *Loaded) {
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.PlayerListChanged(b.ctx, q, dbsqlc.PlayerListChangedParams{TableID: tableID, HeadSeq: since.Seq, HeadHash: since.Hash})
+		if err != nil {
+			return err
+		}
+		out.Players = make([]Player, len(rows))
+		for i, r := range rows {
+			_ = toPlayer(r, &out.Players[i])
+		}
+		return nil
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		rows, err := queries.AccountListChanged(b.ctx, q, dbsqlc.AccountListChangedParams{TableID: tableID, HeadSeq: since.Seq, HeadHash: since.Hash})
+		out.Accounts = toAccounts(rows)
+		return err
+	})
+	b.queue(func(q dbsqlc.DBTX) error {
+		return optional(&out.Latest, func() (dbsqlc.Round, error) {
+			return queries.RoundLatestChanged(b.ctx, q, dbsqlc.RoundLatestChangedParams{TableID: tableID, HeadSeq: since.Seq, HeadHash: since.Hash})
+		}, toRound)
+	})
+	b.actionsLatest(tableID, &out.Latest, &out.Actions)
+	if key.Key != "" {
+		b.IdempotencyKeyGet(key, &out.Key)
+	}
+}
+
 // RoundLatest queues reading a table's latest round and its actions; with
 // no round, latest is left zero.
 func (b *Batch) RoundLatest(tableID int64, latest *Round, actions *[]Action) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		return optional(latest, func() (dbsqlc.Round, error) { return queries.RoundLatest(b.ctx, q, tableID) }, toRound)
 	})
+	b.actionsLatest(tableID, latest, actions)
+}
+
+// actionsLatest queues reading the actions of the table's latest round
+// (numbered as latest, once it is read).
+func (b *Batch) actionsLatest(tableID int64, latest *Round, actions *[]Action) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		rows, err := queries.ActionListLatest(b.ctx, q, tableID)
 		if err != nil {
@@ -118,6 +165,18 @@ func (b *Batch) TableAppend(tableID int64, a Append) {
 	if p.ResponseBody == nil {
 		p.ResponseBody = []byte{}
 	}
+	// Each column's array is made at its length once (TableAppend runs on
+	// every write); an empty one stays nil, sent as NULL, as before.
+	na, nt, ne := len(a.Actions), len(a.Turns), len(a.Events)
+	p.ActionSeqs, p.ActionPlayers, p.ActionKinds = sized[int32](na), sized[int64](na), sized[string](na)
+	p.ActionDice, p.ActionRethrows, p.ActionPaths = sized[string](na), sized[string](na), sized[string](na)
+	p.ActionEvents, p.ActionVoids, p.ActionReasons = sized[int64](na), sized[int32](na), sized[string](na)
+	p.ActionByHost = sized[bool](na)
+	p.TurnSeqs, p.TurnPlayers, p.TurnQualified = sized[int32](nt), sized[int64](nt), sized[bool](nt)
+	p.TurnScores, p.TurnCargo, p.TurnAutomatic = sized[int32](nt), sized[string](nt), sized[bool](nt)
+	p.TurnStood, p.TurnActionSeqs = sized[bool](nt), sized[int32](nt)
+	p.EventSeqs, p.EventKinds, p.EventPayloads = sized[int64](ne), sized[string](ne), sized[string](ne)
+	p.EventPrevHashes, p.EventHashes, p.EventSeals = sized[[]byte](ne), sized[[]byte](ne), sized[[]byte](ne)
 	for _, act := range a.Actions {
 		var roll game.Roll
 		if act.Action.Roll != nil {
@@ -171,4 +230,12 @@ func (b *Batch) TableNotify(message string) {
 	b.exec(func(q dbsqlc.DBTX) error {
 		return queries.TableNotify(b.ctx, q, dbsqlc.TableNotifyParams{Channel: channel, Message: message})
 	})
+}
+
+// sized is an empty slice with room for n, or nil for none.
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }

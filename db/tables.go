@@ -42,19 +42,28 @@ type Table struct {
 	// Rounds is the number of the latest round, or at a Battleship Royale
 	// table of the latest game.
 	Rounds int
-	// Royale is a Battleship Royale table's options; nil at a dice table.
+	// Game is the game the table plays (migration 13): GameDice,
+	// GameRoyale or GameCrew.
+	Game string
+	// Royale is a Battleship Royale table's options; nil at any other.
 	Royale *royale.Options
-	// Kind is KindTable, or KindCrew for a crew (migration 9); Crew is the
-	// crew a night was made for, 0 for none.
-	Kind string
+	// Crew is the crew a night was made for, 0 for none.
 	Crew int64
+	// Unit is what one of the table's units is worth (migration 15); zero
+	// for none.
+	Unit UnitValue
 }
 
-// The kinds of table.
+// The games a table plays, as the tables.game column names them.
 const (
-	KindTable = "table"
-	KindCrew  = "crew" // a crew's running balances; it plays no rounds
+	GameDice   = "dice"   // the dice games (docs/rules.md)
+	GameRoyale = "royale" // Battleship Royale (docs/royale.md)
+	GameCrew   = "crew"   // a crew's running balances; it plays no rounds
 )
+
+// Games are every game a table plays, as the CHECK constraint of
+// migration 13 lists them.
+var Games = []string{GameDice, GameRoyale, GameCrew}
 
 // NewTable is a table about to be made.
 type NewTable struct {
@@ -66,9 +75,9 @@ type NewTable struct {
 	HostTokenHash  []byte
 	AuditTokenHash []byte
 	NoOverdraft    bool
+	Game           string // GameDice, GameRoyale or GameCrew; GameDice when empty
 	Royale         *royale.Options
-	Kind           string // KindTable when empty
-	Crew           int64  // the crew a night is made for, 0 for none
+	Crew           int64 // the crew a night is made for, 0 for none
 }
 
 // TableInsert queues making a table, with its pot and bank accounts, and
@@ -86,9 +95,8 @@ func (b *Batch) TableInsert(t NewTable, out *Table) {
 			panic(fmt.Sprintf("db: Royale options always encode: %v", err))
 		}
 	}
-	kind := t.Kind
-	if kind == "" {
-		kind = KindTable
+	if t.Game == "" {
+		t.Game = GameDice
 	}
 	var crew *int64
 	if t.Crew != 0 {
@@ -100,7 +108,7 @@ func (b *Batch) TableInsert(t NewTable, out *Table) {
 	b.queue(func(q dbsqlc.DBTX) error {
 		row, err := queries.TableInsert(b.ctx, q, dbsqlc.TableInsertParams{ID: t.ID, Name: t.Name, Ruleset: rules,
 			Currency: t.Currency, JoinCode: t.JoinCode, HostTokenHash: t.HostTokenHash,
-			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft, Royale: opts, Kind: kind, Crew: crew})
+			AuditTokenHash: t.AuditTokenHash, NoOverdraft: t.NoOverdraft, Royale: opts, Game: t.Game, Crew: crew})
 		if err != nil {
 			return err
 		}
@@ -211,9 +219,12 @@ func toTable(r dbsqlc.Table, out *Table) error {
 	*out = Table{ID: r.ID, Name: r.Name, Rules: rules, Currency: r.Currency, JoinCode: r.JoinCode,
 		HostTokenHash: r.HostTokenHash, AuditTokenHash: r.AuditTokenHash, NoOverdraft: r.NoOverdraft,
 		Status: r.Status, CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt,
-		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds), Kind: r.Kind}
+		Head: chain.Head{Seq: r.EventSeq, Hash: r.EventHash}, HeadSeal: r.HeadSeal, Rounds: int(r.Rounds), Game: r.Game}
 	if r.Crew != nil {
 		out.Crew = *r.Crew
+	}
+	if r.UnitCurrency != nil && r.UnitMinor != nil {
+		out.Unit = UnitValue{Currency: *r.UnitCurrency, Minor: *r.UnitMinor}
 	}
 	if r.Royale != nil {
 		out.Royale = new(royale.Options)

@@ -1,6 +1,6 @@
 package game
 
-// This file is the automatic of RULES.md §4, as it shows in one turn. How
+// This file is the automatic of docs/rules.md §4, as it shows in one turn. How
 // a claimed automatic wins the pot is a round matter (see round.go).
 
 // AutomaticWins reports whether an automatic can win anything under rs, so

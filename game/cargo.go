@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// This file is the cargo re-roll of RULES.md §1: once qualified before the
+// This file is the cargo re-roll of docs/rules.md §1: once qualified before the
 // last roll, a player may stand or re-roll cargo with the rolls left, as the
 // ruleset's cargo policy allows. A re-thrown result must be kept: there is
 // no going back to an earlier cargo.

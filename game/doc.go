@@ -8,22 +8,17 @@
 // those decisions. The package does no I/O: no HTTP, no SQL, no clock, no
 // randomness.
 //
-// # Where each rule lives
+// # How it is used
 //
-//   - ruleset.go: presets and table options (RULES.md §2).
-//   - turn.go: a turn, roll by roll (Turn) or whole (ValidateTurn).
-//   - sequence.go: rolling for 6-5-4 and automatic banking; low-or-high paths.
-//   - cargo.go: standing and cargo re-rolls.
-//   - meier.go: Die Familie Meier.
-//   - automatic.go: what an automatic is; round.go: what it wins.
-//   - round.go: play order, the point, the hammer, claims, lifting cups.
-//   - view.go: what each player may see (closed rolls sealed).
-//   - settle.go: winners, ties, no-one-qualifies, progressive pots, the pot.
-//   - payoff.go: per-point payments.
-//   - start.go: who goes first, roll-off and rotation.
-//   - game.go: a table's rounds, carry-over and antes; CloseOut.
-//   - scarne.go: Scarne's game of rounds.
-//   - errors.go: RollError and the rule sentinels.
+// A table's rules are a Ruleset, made from a preset and the table's
+// options (NewRuleset, docs/rules.md §2). A turn is judged roll by roll
+// (Turn) or whole (ValidateTurn); a Round plays the turns in order, with
+// the point, the hammer, automatics, claims and closed rolls, and shows
+// each player only what they may see; its Result says who won what
+// (docs/rules.md §4 and §6). A Game carries a table from round to round:
+// antes, carried pots, who goes first (docs/rules.md §7), Scarne's game of
+// rounds, and what closing the table hands back (CloseOut). docs/rules.md
+// ends with where each rule lives in the code.
 //
 // A round is replayed from its RoundSetup plus the ordered Actions applied
 // to it; Apply either applies an action whole or changes nothing, so the
@@ -31,13 +26,13 @@
 //
 // # House rules
 //
-// RULES.md decides where the sources are silent or disagree; these are its
-// decisions, and the engine's own where RULES.md is silent too. The option
+// docs/rules.md decides where the sources are silent or disagree; these are its
+// decisions, and the engine's own where docs/rules.md is silent too. The option
 // that changes a rule is named where one exists.
 //
 // Turns:
 //
-//   - Banking is derived from the dice (RULES.md Decision): the submitter
+//   - Banking is derived from the dice (docs/rules.md §1, a house rule): the submitter
 //     never says which dice were banked. The next required value is banked if
 //     shown, then the next, one die per value.
 //   - Dice in a RollResult are kept as reported; cargo is listed highest
@@ -51,11 +46,11 @@
 //     (ErrRethrowNotCargo) before the cargo policy is checked; under
 //     "together" a rethrow must be empty or all of the cargo (ErrRerollPolicy).
 //     Under cargo policy "none" the turn ends when the sequence is complete.
-//   - low-or-high (RULES.md Decision): a first banking roll showing both a 6
+//   - low-or-high (docs/rules.md §2, Low or High): a first banking roll showing both a 6
 //     and a 1 must name its path, else ErrAmbiguousPath. A path named on a
 //     roll that banks nothing fixes nothing; in single-sequence games a path,
 //     if given, must name that sequence; Meier has no path.
-//   - Die Familie Meier (RULES.md Decision): the children are the other dice
+//   - Die Familie Meier (docs/rules.md §3, a house rule): the children are the other dice
 //     of the throw that completes the 1+2 pair plus all later dice. A second
 //     1 or 2 in that throw is a child. Meier has no stand, re-roll or closed
 //     rolls.
@@ -122,7 +117,7 @@
 //     whose advantage is knowing the point, not whoever threw most recently.
 //   - Ties (preset only): one-tie-all-tie carries the whole pot; split pays
 //     equal whole-unit shares and the indivisible remainder stays in the pot
-//     as Settlement.Remainder (RULES.md Decision); playoff carries the pot to
+//     as Settlement.Remainder (docs/rules.md §2, ties); playoff carries the pot to
 //     a one-round playoff of the tied players (Result.Playoff).
 //   - Nobody qualifies: all-tie carries the pot like a tie; score-zero makes
 //     everyone score 0, so all are tied under the tie rule; refund splits the

@@ -27,7 +27,7 @@ var (
 	// ErrRethrowNotCargo: the faces said to be picked up are not all cargo.
 	ErrRethrowNotCargo = errors.New("re-thrown dice are not cargo")
 	// ErrCargoSealed: a re-roll recorded by someone the cargo is sealed from
-	// (RULES.md §4) names the faces picked up. Whether they are cargo would
+	// (docs/rules.md §4) names the faces picked up. Whether they are cargo would
 	// tell them what is under the cup, so only the player's own phone may
 	// name them; anyone else re-rolls the whole cargo.
 	ErrCargoSealed = errors.New("the cargo is under the cup")

@@ -142,7 +142,7 @@ func cloneSetup(s RoundSetup) RoundSetup {
 
 // CloseOut returns the money left in a closing table's pot to the players of
 // its last round equally; leftover units go one each to those players in
-// play order (RULES.md §6).
+// play order (docs/rules.md §6).
 func CloseOut(pot int64, lastRoundPlayers []PlayerID) []Amount {
 	if pot <= 0 || len(lastRoundPlayers) == 0 {
 		return nil
@@ -158,7 +158,7 @@ func CloseOut(pot int64, lastRoundPlayers []PlayerID) []Amount {
 
 // Shares divides total among n in whole units: total/n each, and the
 // leftover units one each to the first total%n, in order. It is how money
-// that must all be handed out is shared (RULES.md §6), by the engine and by
+// that must all be handed out is shared (docs/rules.md §6), by the engine and by
 // the ledger alike.
 func Shares(total int64, n int) []int64 {
 	shares := make([]int64, n)

@@ -2,7 +2,7 @@ package game
 
 import "fmt"
 
-// This file is Die Familie Meier (RULES.md §3): three throws of three, two
+// This file is Die Familie Meier (docs/rules.md §3): three throws of three, two
 // and one dice, no decisions. The player needs Mr Meier (a 1) and Mrs Meier
 // (a 2) in any order; every die thrown after both parents have appeared is a
 // child: the other dice of the throw that completes the pair plus all dice of

@@ -12,7 +12,7 @@ type RollResult struct {
 	Banked []int `json:"banked,omitempty"`
 	// CargoReroll says the throw re-rolled cargo rather than chased the sequence.
 	CargoReroll bool `json:"cargoReroll,omitempty"`
-	// Closed says the throw was sealed under the cup (RULES.md §4).
+	// Closed says the throw was sealed under the cup (docs/rules.md §4).
 	Closed bool `json:"closed,omitempty"`
 	// Sealed is set only in a round view for a closed throw the viewer may
 	// not read yet; Roll, Banked and Cargo are then empty.
@@ -36,7 +36,7 @@ type Outcome struct {
 	// Score is the sum of the cargo; meaningful only if Qualified, because a
 	// turn that never qualified has no score, which is not a score of 0.
 	Score int `json:"score"`
-	// Automatic says the cargo is an automatic (RULES.md §4).
+	// Automatic says the cargo is an automatic (docs/rules.md §4).
 	Automatic bool `json:"automatic,omitempty"`
 	// Closed says at least one throw of the turn was closed.
 	Closed bool `json:"closed,omitempty"`

@@ -1,6 +1,6 @@
 package game
 
-// This file is the per-point payoff of RULES.md §6: each other player pays
+// This file is the per-point payoff of docs/rules.md §6: each other player pays
 // the winner the stake times the winner's margin over them.
 
 // perPoint lists the per-point payments of a round won by winners (seat

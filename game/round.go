@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// This file is a round (RULES.md §4): every player takes one turn in play
+// This file is a round (docs/rules.md §4): every player takes one turn in play
 // order; the point is the best score so far and the hammer the last player
 // to throw. A round is rebuilt from its setup and its ordered actions, so the
 // server stores only those and replays them through Apply.

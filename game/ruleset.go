@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Family says which kind of game a ruleset plays: the Ship, Captain and Crew
@@ -17,7 +18,7 @@ const (
 	FamilyMeier Family = "meier"
 )
 
-// CargoPolicy says how a qualified player may re-roll cargo (RULES.md §1).
+// CargoPolicy says how a qualified player may re-roll cargo (docs/rules.md §1).
 type CargoPolicy string
 
 // The cargo policies.
@@ -30,7 +31,7 @@ const (
 // TieRule says what happens when the best score of a round is shared.
 type TieRule string
 
-// The tie rules (RULES.md §2).
+// The tie rules (docs/rules.md §2).
 const (
 	TieOneTieAllTie TieRule = "one-tie-all-tie" // nobody wins; the pot carries
 	TieSplit        TieRule = "split"           // the tied winners share the pot
@@ -40,14 +41,14 @@ const (
 // NoQualifyRule says what happens when nobody in a round scores.
 type NoQualifyRule string
 
-// The no-one-qualifies rules (RULES.md §2).
+// The no-one-qualifies rules (docs/rules.md §2).
 const (
 	NoQualifyAllTie    NoQualifyRule = "all-tie"    // an all-tie: the pot carries
 	NoQualifyScoreZero NoQualifyRule = "score-zero" // everyone scores 0 for the round (Scarne)
 	NoQualifyRefund    NoQualifyRule = "refund"     // the pot is split among all players
 )
 
-// Payoff says how a winner is paid (RULES.md §6).
+// Payoff says how a winner is paid (docs/rules.md §6).
 type Payoff string
 
 // The payoffs.
@@ -56,7 +57,7 @@ const (
 	PayoffPerPoint Payoff = "per-point" // losers pay the winner stake × margin
 )
 
-// StartRule says who throws first in each round (RULES.md §7).
+// StartRule says who throws first in each round (docs/rules.md §7).
 type StartRule string
 
 // The start rules.
@@ -174,6 +175,15 @@ var presets = []preset{
 // DefaultPreset is the preset a table gets when it names none.
 const DefaultPreset = "bar"
 
+// presetNames are the presets' names, in display order, comma-separated.
+func presetNames() string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.info.Name
+	}
+	return strings.Join(names, ", ")
+}
+
 // Presets lists the presets in display order.
 func Presets() []PresetInfo {
 	out := make([]PresetInfo, len(presets))
@@ -192,7 +202,7 @@ func NewRuleset(name string, o Options) (Ruleset, error) {
 	}
 	i := slices.IndexFunc(presets, func(p preset) bool { return p.info.Name == name })
 	if i < 0 {
-		return Ruleset{}, fmt.Errorf("%w %q (known: bar, classic, scarne, ship-of-fools, ship-captain, low-or-high, family-meier)", ErrUnknownPreset, name)
+		return Ruleset{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownPreset, name, presetNames())
 	}
 	rs := presets[i].rs
 	rs.Preset = name
@@ -226,54 +236,82 @@ func (rs Ruleset) sequence() []int {
 }
 
 // apply overlays a table's options and checks the result for contradictions.
+// The steps go in this order because each checks what the one before set.
 func (rs *Ruleset) apply(o Options) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrBadOption}, a...)...)
+	for _, step := range []func(Options) error{rs.applyScoring, rs.applyGoal, rs.applyMoney, rs.applyStart} {
+		if err := step(o); err != nil {
+			return err
+		}
 	}
+	if rs.Low && rs.Goal.Kind != GoalRound {
+		return badOption("low: %s's game of rounds is won by the highest total", rs.Preset)
+	}
+	return nil
+}
+
+// badOption is an ErrBadOption saying what was wrong.
+func badOption(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrBadOption}, a...)...)
+}
+
+// applyScoring overlays how a roll scores: low, automatics, closed rolls.
+func (rs *Ruleset) applyScoring(o Options) error {
 	meier := rs.Family == FamilyMeier
 	if o.Low != nil {
 		rs.Low = *o.Low
 	}
 	if o.Automatic != nil {
 		if *o.Automatic && meier {
-			return bad("automatic: family-meier has no cargo, so no automatic")
+			return badOption("automatic: family-meier has no cargo, so no automatic")
 		}
 		rs.Automatic = *o.Automatic
 	} else if rs.Low {
-		// RULES.md §4: in a low game no score is automatic unless the table says so.
+		// docs/rules.md §4: in a low game no score is automatic unless the table says so.
 		rs.Automatic = false
 	}
 	if o.ClosedRolls != nil {
 		if *o.ClosedRolls && meier {
-			return bad("closed-rolls: family-meier has no cargo re-rolls to close")
+			return badOption("closed-rolls: family-meier has no cargo re-rolls to close")
 		}
 		rs.ClosedRolls = *o.ClosedRolls
 	}
-	if o.Goal != nil {
-		if rs.Preset != "scarne" {
-			return bad("goal: only scarne plays a game of rounds")
-		}
-		g := *o.Goal
-		switch g.Kind {
-		case GoalPoints:
-			if g.Target == 0 {
-				g.Target = 100
-			}
-		case GoalRounds:
-			if g.Target == 0 {
-				g.Target = 10
-			}
-		default:
-			return bad("goal: kind must be %q or %q, not %q", GoalPoints, GoalRounds, g.Kind)
-		}
-		if g.Target < 1 || g.Target > 10000 {
-			return bad("goal: target must be between 1 and 10000, not %d", g.Target)
-		}
-		rs.Goal = g
+	return nil
+}
+
+// applyGoal overlays Scarne's game of rounds.
+func (rs *Ruleset) applyGoal(o Options) error {
+	if o.Goal == nil {
+		return nil
 	}
+	if rs.Preset != "scarne" {
+		return badOption("goal: only scarne plays a game of rounds")
+	}
+	g := *o.Goal
+	switch g.Kind {
+	case GoalPoints:
+		if g.Target == 0 {
+			g.Target = 100
+		}
+	case GoalRounds:
+		if g.Target == 0 {
+			g.Target = 10
+		}
+	default:
+		return badOption("goal: kind must be %q or %q, not %q", GoalPoints, GoalRounds, g.Kind)
+	}
+	if g.Target < 1 || g.Target > 10000 {
+		return badOption("goal: target must be between 1 and 10000, not %d", g.Target)
+	}
+	rs.Goal = g
+	return nil
+}
+
+// applyMoney overlays what a round pays: the progressive pot, the payoff,
+// the stake and the ante.
+func (rs *Ruleset) applyMoney(o Options) error {
 	if o.Progressive != nil {
 		if *o.Progressive && rs.Goal.Kind != GoalRound {
-			return bad("progressive: a progressive pot needs single-round settling, but %s plays a game of rounds", rs.Preset)
+			return badOption("progressive: a progressive pot needs single-round settling, but %s plays a game of rounds", rs.Preset)
 		}
 		rs.Progressive = *o.Progressive
 	}
@@ -282,45 +320,47 @@ func (rs *Ruleset) apply(o Options) error {
 		case PayoffPot, PayoffPerPoint:
 			rs.Payoff = *o.Payoff
 		default:
-			return bad("payoff must be %q or %q, not %q", PayoffPot, PayoffPerPoint, *o.Payoff)
+			return badOption("payoff must be %q or %q, not %q", PayoffPot, PayoffPerPoint, *o.Payoff)
 		}
 	}
 	if o.Stake != nil {
 		if rs.Payoff != PayoffPerPoint {
-			return bad("stake is only used with payoff %q", PayoffPerPoint)
+			return badOption("stake is only used with payoff %q", PayoffPerPoint)
 		}
 		rs.Stake = *o.Stake
 	}
 	if rs.Payoff == PayoffPerPoint {
 		if rs.Stake < 1 {
-			return bad("payoff %q needs a stake of at least 1 unit per point", PayoffPerPoint)
+			return badOption("payoff %q needs a stake of at least 1 unit per point", PayoffPerPoint)
 		}
 		if rs.Progressive {
-			return bad("progressive pots pay the pot, not %q", PayoffPerPoint)
+			return badOption("progressive pots pay the pot, not %q", PayoffPerPoint)
 		}
 	}
 	if o.Ante != nil {
 		if *o.Ante < 0 {
-			return bad("ante must not be negative, not %d", *o.Ante)
+			return badOption("ante must not be negative, not %d", *o.Ante)
 		}
 		rs.Ante = *o.Ante
 	}
 	if rs.Ante > 1_000_000_000 || rs.Stake > 1_000_000_000 {
-		return bad("ante and stake must be at most 1000000000 units")
+		return badOption("ante and stake must be at most 1000000000 units")
 	}
+	return nil
+}
+
+// applyStart overlays who starts a round and whether a tie antes again.
+func (rs *Ruleset) applyStart(o Options) error {
 	if o.Start != nil {
 		switch *o.Start {
 		case StartRotateLeft, StartRotateRight, StartRollOff, StartLoserFirst:
 			rs.Start = *o.Start
 		default:
-			return bad("start must be one of rotate-left, rotate-right, roll-off, loser-first, not %q", *o.Start)
+			return badOption("start must be one of rotate-left, rotate-right, roll-off, loser-first, not %q", *o.Start)
 		}
 	}
 	if o.ReanteOnTie != nil {
 		rs.ReanteOnTie = *o.ReanteOnTie
-	}
-	if rs.Low && rs.Goal.Kind != GoalRound {
-		return bad("low: %s's game of rounds is won by the highest total", rs.Preset)
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 package game
 
-// This file is Scarne's game of rounds (RULES.md §4): points accumulate
+// This file is Scarne's game of rounds (docs/rules.md §4): points accumulate
 // round by round (a turn without a score adds 0); the game ends when someone
 // reaches the target (that round is completed and the highest total wins)
 // or after the set number of rounds. A tie for the win is settled by a

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// This file is RULES.md §1 and the low-or-high path of §2: rolling for the
+// This file is docs/rules.md §1 and the low-or-high path of §2: rolling for the
 // required sequence and banking it.
 
 // validateSequence judges a throw made before the sequence is complete.
@@ -62,7 +62,7 @@ func (t *Turn) fixPath(seq []int) {
 // choosePath returns the sequence this throw is judged against: the fixed
 // one, or in low-or-high the one the throw starts. It returns nil when no
 // path is fixed and the throw starts none. A first banking throw that could
-// start either sequence must name its path (RULES.md §2, Decision).
+// start either sequence must name its path (docs/rules.md §2, Decision).
 func (t *Turn) choosePath(k int, r Roll) ([]int, error) {
 	var named []int
 	if r.Path != "" {

@@ -1,7 +1,7 @@
 package game
 
 // This file decides who wins a round and settles the money as data
-// (RULES.md §2 ties and no-one-qualifies, §5 progressive pots, §6 payoffs).
+// (docs/rules.md §2 ties and no-one-qualifies, §5 progressive pots, §6 payoffs).
 // The ledger records the Settlement; it decides nothing itself.
 
 // Amount is a sum of money for one player, in the table's smallest unit.
@@ -218,7 +218,7 @@ func (r *Round) tie(tied []int) (ResultKind, []int) {
 }
 
 // split divides pot equally among players in whole units. The indivisible
-// remainder is returned, not paid: it stays in the pot (RULES.md §2).
+// remainder is returned, not paid: it stays in the pot (docs/rules.md §2).
 func split(pot int64, players []PlayerID) ([]Amount, int64) {
 	k := int64(len(players))
 	share := pot / k

@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// This file is who goes first (RULES.md §7): the roll-off before the first
+// This file is who goes first (docs/rules.md §7): the roll-off before the first
 // round, and the rotation from one round to the next.
 
 // ErrRollOff is a roll-off throw out of order, by someone not rolling off,

@@ -2,7 +2,7 @@ package game
 
 // This file is what players see of a round: the whole truth for the audit
 // and replay, and each player's view in which other players' closed rolls
-// stay sealed under the cup until they are revealed (RULES.md §4).
+// stay sealed under the cup until they are revealed (docs/rules.md §4).
 
 // PlayerStatus says where a player is in the round.
 type PlayerStatus string
@@ -38,7 +38,7 @@ type RoundState struct {
 	// Point is the best score among finished turns the viewer can see; nil
 	// before anyone has one. In a low game it is the lowest.
 	Point *int `json:"point,omitempty"`
-	// Hammer is the player who throws last in the round (RULES.md §4).
+	// Hammer is the player who throws last in the round (docs/rules.md §4).
 	Hammer PlayerID `json:"hammer,omitempty"`
 	// Pot is what the pot holds: the carried pot plus this round's antes.
 	Pot      int64    `json:"pot"`

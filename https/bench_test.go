@@ -7,6 +7,8 @@ import (
 	"net"
 	"path/filepath"
 	"testing"
+
+	"github.com/tally-dice/tally/https/acmetest"
 )
 
 // BenchmarkHandshake is a phone's new connection: a full TLS 1.3 handshake
@@ -15,12 +17,8 @@ import (
 func BenchmarkHandshake(b *testing.B) {
 	dir := b.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	p := newPair(b, 1)
-	for file, data := range map[string][]byte{certFile: p.cert, keyFile: p.key} {
-		if err := writeFile(file, data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	p := acmetest.SelfSigned(b, 1)
+	p.Install(b, certFile, keyFile)
 	site, err := New(Config{CertFile: certFile, KeyFile: keyFile, Addr: ":443", Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
@@ -43,7 +41,7 @@ func BenchmarkHandshake(b *testing.B) {
 		}
 	}()
 	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(p.cert)
+	roots.AppendCertsFromPEM(p.Cert)
 	// A new session every time: no resumption, as a phone's first visit.
 	config := &tls.Config{ServerName: "tally.test", RootCAs: roots}
 	addr := l.Addr().String()
@@ -65,12 +63,7 @@ func BenchmarkHandshake(b *testing.B) {
 func BenchmarkFilesGetCertificate(b *testing.B) {
 	dir := b.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	p := newPair(b, 1)
-	for file, data := range map[string][]byte{certFile: p.cert, keyFile: p.key} {
-		if err := writeFile(file, data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	acmetest.SelfSigned(b, 1).Install(b, certFile, keyFile)
 	f, err := LoadFiles(certFile, keyFile, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)

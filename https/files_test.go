@@ -2,13 +2,7 @@ package https
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"io"
 	"log"
@@ -23,59 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tally-dice/tally/https/acmetest"
 	"golang.org/x/crypto/acme/autocert"
 )
-
-// pair is a self-made certificate for tally.test and its key, in PEM.
-type pair struct {
-	cert, key []byte
-	serial    *big.Int
-}
-
-// newPair makes a self-signed certificate for tally.test with serial.
-func newPair(t testing.TB, serial int64) pair {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(serial),
-		Subject:      pkix.Name{CommonName: "tally.test"},
-		DNSNames:     []string{"tally.test"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pair{
-		cert:   pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		key:    pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
-		serial: big.NewInt(serial),
-	}
-}
-
-// install writes the pair over the files as a renewal tool does: each
-// file written aside, then renamed into place.
-func (p pair) install(t *testing.T, certFile, keyFile string) {
-	t.Helper()
-	for file, data := range map[string][]byte{certFile: p.cert, keyFile: p.key} {
-		if err := os.WriteFile(file+".new", data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(file+".new", file); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // lockedBuffer is a log that handlers on other goroutines write to.
 type lockedBuffer struct {
@@ -137,8 +81,8 @@ func TestCertificateFilesAreReadAgainWhenTheyChange(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	first := newPair(t, 1)
-	first.install(t, certFile, keyFile)
+	first := acmetest.SelfSigned(t, 1)
+	first.Install(t, certFile, keyFile)
 	var logs lockedBuffer
 	site, err := New(Config{CertFile: certFile, KeyFile: keyFile, Addr: ":443", Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
@@ -146,22 +90,22 @@ func TestCertificateFilesAreReadAgainWhenTheyChange(t *testing.T) {
 	}
 	site.files.every = 0 // look at every handshake
 	addr := serveTLS(t, listen(t), site.Secure(http.NotFoundHandler()), site.TLSConfig())
-	if got := servedSerial(t, addr); got.Cmp(first.serial) != 0 {
-		t.Fatalf("serial %v served, want %v", got, first.serial)
+	if got := servedSerial(t, addr); got.Cmp(first.X509.SerialNumber) != 0 {
+		t.Fatalf("serial %v served, want %v", got, first.X509.SerialNumber)
 	}
 
-	second := newPair(t, 2)
-	second.install(t, certFile, keyFile)
-	if got := servedSerial(t, addr); got.Cmp(second.serial) != 0 {
-		t.Fatalf("after the files were replaced, serial %v served, want %v", got, second.serial)
+	second := acmetest.SelfSigned(t, 2)
+	second.Install(t, certFile, keyFile)
+	if got := servedSerial(t, addr); got.Cmp(second.X509.SerialNumber) != 0 {
+		t.Fatalf("after the files were replaced, serial %v served, want %v", got, second.X509.SerialNumber)
 	}
 
 	// A certificate with the key of another one: the old pair stays.
-	mismatched := newPair(t, 3)
-	mismatched.key = newPair(t, 4).key
-	mismatched.install(t, certFile, keyFile)
-	if got := servedSerial(t, addr); got.Cmp(second.serial) != 0 {
-		t.Fatalf("after a broken pair, serial %v served, want %v", got, second.serial)
+	mismatched := acmetest.SelfSigned(t, 3)
+	mismatched.Key = acmetest.SelfSigned(t, 4).Key
+	mismatched.Install(t, certFile, keyFile)
+	if got := servedSerial(t, addr); got.Cmp(second.X509.SerialNumber) != 0 {
+		t.Fatalf("after a broken pair, serial %v served, want %v", got, second.X509.SerialNumber)
 	}
 	if !strings.Contains(logs.String(), "do not load; still serving the certificate read before") {
 		t.Fatalf("a broken pair is not logged:\n%s", logs.String())
@@ -170,18 +114,18 @@ func TestCertificateFilesAreReadAgainWhenTheyChange(t *testing.T) {
 	if err := os.WriteFile(certFile, []byte("not a certificate"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := servedSerial(t, addr); got.Cmp(second.serial) != 0 {
-		t.Fatalf("after a file that is no PEM, serial %v served, want %v", got, second.serial)
+	if got := servedSerial(t, addr); got.Cmp(second.X509.SerialNumber) != 0 {
+		t.Fatalf("after a file that is no PEM, serial %v served, want %v", got, second.X509.SerialNumber)
 	}
 	// The files written in place (same inode), right.
-	third := newPair(t, 5)
-	for file, data := range map[string][]byte{certFile: third.cert, keyFile: third.key} {
+	third := acmetest.SelfSigned(t, 5)
+	for file, data := range map[string][]byte{certFile: third.Cert, keyFile: third.Key} {
 		if err := os.WriteFile(file, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := servedSerial(t, addr); got.Cmp(third.serial) != 0 {
-		t.Fatalf("after the files were rewritten in place, serial %v served, want %v", got, third.serial)
+	if got := servedSerial(t, addr); got.Cmp(third.X509.SerialNumber) != 0 {
+		t.Fatalf("after the files were rewritten in place, serial %v served, want %v", got, third.X509.SerialNumber)
 	}
 	if n := strings.Count(logs.String(), "HTTPS certificate reloaded"); n != 2 {
 		t.Errorf("%d reloads logged, want 2:\n%s", n, logs.String())
@@ -194,16 +138,16 @@ func TestCertificateFilesAreCheckedAtMostEverySoOften(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	first := newPair(t, 1)
-	first.install(t, certFile, keyFile)
+	first := acmetest.SelfSigned(t, 1)
+	first.Install(t, certFile, keyFile)
 	files, err := LoadFiles(certFile, keyFile, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	files.every = time.Hour
-	newPair(t, 2).install(t, certFile, keyFile)
+	acmetest.SelfSigned(t, 2).Install(t, certFile, keyFile)
 	cert, err := files.GetCertificate(nil)
-	if err != nil || cert.Leaf.SerialNumber.Cmp(first.serial) != 0 {
+	if err != nil || cert.Leaf.SerialNumber.Cmp(first.X509.SerialNumber) != 0 {
 		t.Fatalf("within the hour: serial %v, %v; want the first", cert.Leaf.SerialNumber, err)
 	}
 	files.checked = time.Now().Add(-time.Hour)
@@ -218,9 +162,9 @@ func TestCertificateFilesMustLoadAtStart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	p := newPair(t, 1)
-	p.key = newPair(t, 2).key
-	p.install(t, certFile, keyFile)
+	p := acmetest.SelfSigned(t, 1)
+	p.Key = acmetest.SelfSigned(t, 2).Key
+	p.Install(t, certFile, keyFile)
 	for name, cfg := range map[string]Config{
 		"a mismatched pair":  {CertFile: certFile, KeyFile: keyFile},
 		"a missing file":     {CertFile: certFile, KeyFile: filepath.Join(dir, "none.pem")},
@@ -240,6 +184,3 @@ func TestCertificateFilesMustLoadAtStart(t *testing.T) {
 		t.Errorf("a public name: %v", err)
 	}
 }
-
-// writeFile writes a file readable by its owner alone, as a key is kept.
-func writeFile(name string, data []byte) error { return os.WriteFile(name, data, 0o600) }

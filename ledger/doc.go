@@ -32,7 +32,7 @@
 //     carries) is still recorded, with no lines. Antes are an entry of their
 //     own when the round starts.
 //   - Close-out: a closing table's pot goes to the players of its last round
-//     as the engine shares it (game.CloseOut, RULES.md §6).
+//     as the engine shares it (game.CloseOut, docs/rules.md §6).
 //   - no_overdraft: at such a table any entry that would leave a player below
 //     zero is refused with ErrInsufficientFunds naming the player, balance
 //     and amount. The net effect per player is what counts, so a player who

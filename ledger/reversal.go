@@ -16,6 +16,13 @@ const KindReversal Kind = "reversal"
 // balance that night, moved onto the member's account at the crew.
 const KindNight Kind = "night"
 
+// Kinds are every movement kind, declared here once: the CHECK constraint
+// on journal_transactions.kind (db/migrations), the enum of a journal
+// entry's kind in openapi.yaml and the corrections' handling of each kind
+// (table) are checked against it by tests.
+var Kinds = []Kind{KindAnte, KindPayout, KindSplit, KindCarry, KindPerPoint, KindDeposit, KindWithdrawal,
+	KindSettlement, KindCloseOut, KindRoundSettle, KindBounty, KindReversal, KindNight}
+
 // ReversalMeta is a reversal's metadata: the ledger event that recorded
 // the entry it reverses (which no other reversal may name), that entry's
 // kind, and why.

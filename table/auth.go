@@ -121,13 +121,17 @@ func authenticate(token string, h []byte, t db.Table, players []db.Player) (Prin
 	return Principal{}, unknown
 }
 
+// errAuditReadsOnly refuses a write to the audit token, which every write
+// does the same way.
+var errAuditReadsOnly = fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+
 // mayWrite says why p may not change the table's play, or nil: the auditor
 // only reads, and a player who left keeps a token that reads and confirms
 // payments they receive while the table settles up, nothing more.
 func (p Principal) mayWrite() error {
 	switch {
 	case p.Role == RoleAudit:
-		return fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+		return errAuditReadsOnly
 	case p.Left:
 		return fmt.Errorf("%w: player %d has left the table; their token can still read and confirm payments they receive", ErrForbidden, p.Player)
 	}
@@ -156,7 +160,7 @@ func (p Principal) mayActFor(player game.PlayerID) error {
 	case p.Role == RolePlayer:
 		return fmt.Errorf("%w: a player token records only its own player's turn (player %d), not player %d's", ErrForbidden, p.Player, player)
 	}
-	return fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+	return errAuditReadsOnly
 }
 
 // mustHost refuses anyone but the table's host.

@@ -19,7 +19,7 @@ func BenchmarkRequest(b *testing.B) {
 	key := 0
 	next := func(status int) Key {
 		key++
-		return Key{Key: "k" + strconv.Itoa(key), Hash: []byte{byte(key)}, Status: status}
+		return keyed("k"+strconv.Itoa(key), []byte{byte(key)}, status)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -97,7 +97,7 @@ func BenchmarkRoyaleRequest(b *testing.B) {
 	key := 0
 	next := func() Key {
 		key++
-		return Key{Key: "k" + strconv.Itoa(key), Hash: []byte{byte(key), byte(key >> 8)}, Status: 200}
+		return keyed("k"+strconv.Itoa(key), []byte{byte(key), byte(key >> 8)}, 200)
 	}
 	var v RoyaleView
 	newGame := func() {

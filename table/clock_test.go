@@ -38,7 +38,7 @@ func TestStoredAnswersAgeByTheServiceClock(t *testing.T) {
 	pool := dbtest.Pool(t)
 	f := &fixture{t: t, ctx: t.Context(), pool: pool, svc: New(pool, seal.Random(), nil).WithClock(clock.Now)}
 	f.addTable(NewTable{Players: []string{"Ann", "Bob"}})
-	key := Key{Key: "round-1", Hash: []byte("the start of round 1"), Status: 201}
+	key := keyed("round-1", []byte("the start of round 1"), 201)
 	first, err := f.svc.StartRound(f.ctx, f.host, key, StartRoundInput{})
 	noErr(t, err)
 	if first.Replayed {
@@ -48,7 +48,7 @@ func TestStoredAnswersAgeByTheServiceClock(t *testing.T) {
 	clock.advance(KeyRetention - time.Minute)
 	again, err := f.svc.StartRound(f.ctx, f.host, key, StartRoundInput{})
 	noErr(t, err)
-	if !again.Replayed || string(again.Body) != string(first.Body) {
+	if !again.Replayed || string(again.Answer.Body) != string(first.Answer.Body) {
 		t.Fatalf("a retry a minute before the answer expires: %+v", again)
 	}
 	if n, err := f.svc.ExpireKeysOnce(f.ctx, KeyRetention); err != nil || n != 0 {

@@ -180,10 +180,10 @@ type roundReversed struct {
 // latestRound is round number when it is the table's latest and not
 // reversed: only it may be corrected (what was done since stands on it).
 func (st *tableState) latestRound(number int, what string) (*playedRound, error) {
-	if err := st.diceTable(); err != nil {
+	if err := st.plays(db.GameDice); err != nil {
 		return nil, err
 	}
-	pr := st.last
+	pr := st.dice().last
 	switch {
 	case pr == nil || number < 1 || number > pr.row.Number:
 		return nil, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, st.row.ID, number)
@@ -209,6 +209,31 @@ func (st *tableState) sameGameSeats(pr *playedRound) error {
 		"it can be corrected only with the players of round %d seated as they were", ErrNotCorrectable, pr.row.Number, pr.row.Number)
 }
 
+// How ReverseEntry takes each kind of movement (reversalOf).
+const (
+	reversedNever    = iota // not on its own: a bounty, a close-out, a roll-over, a reversal, an old round's payout
+	reversedOpen            // at an open table (a buy-in)
+	reversedAlways          // at a closed table too (a cash-out, a payment)
+	reversedWithGame        // with the round or game that posted it (tableGame.ownMoney)
+)
+
+// reversalOf says how ReverseEntry takes a movement of kind k; every kind
+// of ledger.Kinds is named here (a test checks it).
+func reversalOf(k ledger.Kind) int {
+	switch k {
+	case ledger.KindDeposit:
+		return reversedOpen
+	case ledger.KindWithdrawal, ledger.KindSettlement:
+		return reversedAlways
+	case ledger.KindAnte, ledger.KindRoundSettle:
+		return reversedWithGame
+	case ledger.KindBounty, ledger.KindCloseOut, ledger.KindNight, ledger.KindReversal,
+		ledger.KindPayout, ledger.KindSplit, ledger.KindCarry, ledger.KindPerPoint:
+		return reversedNever
+	}
+	return -1
+}
+
 // ReverseEntry reverses the buy-in, cash-out or payment that ledger event
 // seq recorded, with a movement of the same amounts the other way. Like a
 // cash-out or a payment, its reversal is taken at a closed table too.
@@ -223,18 +248,14 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 		if e == nil {
 			return nil, fmt.Errorf("%w: no movement of money of table %d was recorded by event %d", ErrNotFound, w.st.row.ID, seq)
 		}
-		switch ledger.Kind(e.Kind) {
-		case ledger.KindDeposit:
+		switch reversalOf(ledger.Kind(e.Kind)) {
+		case reversedOpen:
 			if err := w.openTable(); err != nil {
 				return nil, err
 			}
-		case ledger.KindWithdrawal, ledger.KindSettlement:
-		case ledger.KindAnte, ledger.KindRoundSettle:
-			if w.st.row.Royale != nil {
-				return nil, fmt.Errorf("%w: event %d is a Battleship Royale game's money, which is not reversed on its own; "+
-					"only buy-ins, cash-outs and payments are", ErrNotCorrectable, seq)
-			}
-			return nil, fmt.Errorf("%w: event %d is round %d's money: reverse the round, or take back its last action", ErrNotCorrectable, seq, e.Round)
+		case reversedAlways:
+		case reversedWithGame:
+			return nil, w.st.game.ownMoney(*e)
 		default:
 			return nil, fmt.Errorf("%w: event %d (%s) is not a buy-in, cash-out or payment; only those are reversed on their own", ErrNotCorrectable, seq, e.Kind)
 		}
@@ -244,7 +265,7 @@ func (s *Service) ReverseEntry(ctx context.Context, a Auth, k Key, seq int64, in
 		if err := w.reverseEntries([]db.JournalEntry{*e}, reason); err != nil {
 			return nil, err
 		}
-		return balancesView(ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
+		return balancesView(w.st.row, ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
 	})
 }
 

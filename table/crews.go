@@ -37,7 +37,7 @@ func (s *Service) CreateCrew(ctx context.Context, k Key, in NewCrew) (Reply, err
 	if in.Name == "" {
 		t.Name = "Crew"
 	}
-	t.Kind = db.KindCrew
+	t.Game = db.GameCrew
 	seats := make([]newSeat, len(names))
 	for i, n := range names {
 		seats[i] = newSeat{name: n}
@@ -48,9 +48,9 @@ func (s *Service) CreateCrew(ctx context.Context, k Key, in NewCrew) (Reply, err
 
 // crewKind is what table.created records of a table's kind: "crew", or
 // nothing for a table.
-func crewKind(kind string) string {
-	if kind == db.KindCrew {
-		return db.KindCrew
+func crewKind(g string) string {
+	if g == db.GameCrew {
+		return db.GameCrew
 	}
 	return ""
 }
@@ -80,7 +80,7 @@ func (s *Service) CreateNight(ctx context.Context, a Auth, k Key, in NewNight) (
 	if err != nil {
 		return Reply{}, err
 	}
-	if r.row.Kind != db.KindCrew {
+	if r.row.Game != db.GameCrew {
 		return Reply{}, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, a.TableID)
 	}
 	if err := who.mayWrite(); err != nil {
@@ -147,7 +147,7 @@ func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, m
 		}
 		crew := w.st.row
 		switch {
-		case crew.Kind != db.KindCrew:
+		case crew.Game != db.GameCrew:
 			return nil, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, crew.ID)
 		case n[0].row.ID == 0 || n[0].row.Crew != crew.ID:
 			return nil, fmt.Errorf("%w: table %d is not a night of crew %d", ErrNotFound, night, crew.ID)
@@ -165,7 +165,7 @@ func (s *Service) rollNight(ctx context.Context, t target, k Key, night int64, m
 				}
 			}
 		}
-		return balancesView(ledger.Sheet(crew.Currency, w.books().Accounts(), w.st.players)), nil
+		return balancesView(w.st.row, ledger.Sheet(crew.Currency, w.books().Accounts(), w.st.players)), nil
 	})
 }
 
@@ -283,11 +283,14 @@ func (s *Service) Crew(ctx context.Context, a Auth) (CrewView, error) {
 	if err != nil {
 		return CrewView{}, err
 	}
-	if r.row.Kind != db.KindCrew {
+	if r.row.Game != db.GameCrew {
 		return CrewView{}, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, a.TableID)
 	}
-	st := &tableState{row: r.row, players: r.Players, accounts: r.Accounts}
-	v := CrewView{Crew: st.view(who), Balances: balancesView(ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
+	st, err := newState(r.row, r.Players, r.Accounts)
+	if err != nil {
+		return CrewView{}, err
+	}
+	v := CrewView{Crew: st.view(who), Balances: balancesView(r.row, ledger.Sheet(r.row.Currency, r.Accounts, r.Players)),
 		Nights: make([]NightView, 0, len(books))}
 	for _, b := range books {
 		n := b.row

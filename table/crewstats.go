@@ -26,7 +26,7 @@ func (s *Service) CrewStats(ctx context.Context, a Auth) (stats.Report, error) {
 	if err != nil {
 		return stats.Report{}, err
 	}
-	if r.row.Kind != db.KindCrew {
+	if r.row.Game != db.GameCrew {
 		return stats.Report{}, fmt.Errorf("%w: table %d is not a crew", ErrNotFound, a.TableID)
 	}
 	h := stats.History{}
@@ -72,7 +72,7 @@ func (b nightHistory) night() (stats.Night, error) {
 			n.Net[stats.Member(l.Account.Player)] += l.Amount
 		}
 	}
-	st := &tableState{row: b.row, players: b.players}
+	st := &diceState{rules: b.row.Rules}
 	if err := st.replayAll(b.rounds, b.actions); err != nil {
 		return stats.Night{}, err
 	}

@@ -17,6 +17,13 @@
 // ledger, audit) authenticates the caller in a first batch and reads the
 // history in a second, of the same snapshot.
 //
+// The service says what happened, not how HTTP says it: a write returns
+// its typed value (Reply.Value). The caller's encoder (Key.Encode: package
+// api's status and JSON) makes the answer of it before the COMMIT, and an
+// Idempotency-Key stores that answer, locked, in the write's own
+// transaction, so a retry gets the same status and bytes back whether or
+// not the first attempt's reply reached the phone.
+//
 // A round is stored as its setup plus every accepted action, in order, and
 // the game's state just before it. A request resumes the game from the
 // latest round's stored state and replays that round's actions through the

@@ -29,11 +29,11 @@ func TestTheDatabaseDecidesWhichNamesAreTaken(t *testing.T) {
 	noErr(t, err)
 	events := f.countAll(`SELECT count(*) FROM events`)
 
-	_, err = f.svc.Seat(f.ctx, f.host, Key{Status: 201}, "İvan")
+	_, err = f.svc.Seat(f.ctx, f.host, answered(201), "İvan")
 	if !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("seating İvan beside ivan: %v, want ErrNameTaken", err)
 	}
-	_, err = f.svc.CreateTable(f.ctx, Key{Status: 201}, NewTable{Preset: "bar", Players: []string{"ivan", "İvan"}})
+	_, err = f.svc.CreateTable(f.ctx, answered(201), NewTable{Preset: "bar", Players: []string{"ivan", "İvan"}})
 	if !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("a table of ivan and İvan: %v, want ErrNameTaken", err)
 	}
@@ -69,11 +69,11 @@ func TestAnUnknownTokenTakesNoLock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(f.ctx, time.Minute)
 	defer cancel()
 	stranger := Auth{TableID: f.host.TableID, Token: f.host.Token[:len(f.host.Token)-6] + "wrong0"}
-	_, err = f.svc.Deposit(ctx, stranger, Key{Status: 201}, CashInput{Player: f.players[0], Amount: 5})
+	_, err = f.svc.Deposit(ctx, stranger, answered(201), CashInput{Player: f.players[0], Amount: 5})
 	if !errors.Is(err, ErrUnknownToken) {
 		t.Fatalf("a deposit with an unknown token while the table is locked: %v, want ErrUnknownToken", err)
 	}
 	noErr(t, tx.Rollback(f.ctx))
-	_, err = f.svc.Deposit(f.ctx, f.host, Key{Status: 201}, CashInput{Player: f.players[0], Amount: 5})
+	_, err = f.svc.Deposit(f.ctx, f.host, answered(201), CashInput{Player: f.players[0], Amount: 5})
 	noErr(t, err)
 }

@@ -103,7 +103,7 @@ type sealedAction struct {
 // back, those that were under the cup when they were recorded (taken back,
 // they are never revealed while the round is played).
 func (st *tableState) sealedEvents(who Principal) (map[int64]db.Action, error) {
-	cur := st.current()
+	cur := st.dice().current()
 	if cur == nil {
 		return nil, nil
 	}

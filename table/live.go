@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+
 	"github.com/tally-dice/tally/chain"
 
 	"github.com/tally-dice/tally/db"

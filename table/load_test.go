@@ -72,9 +72,10 @@ func agree(t *testing.T, f *fixture, tableID int64) {
 	b.RoundList(tableID, &rounds)
 	b.ActionListByTable(tableID, &actions)
 	noErr(t, b.Send(conn))
-	fast, err := stateOf(row, l)
+	st, err := stateOf(row, l)
 	noErr(t, err)
-	full := &tableState{row: row}
+	fast := st.dice()
+	full := &diceState{rules: row.Rules}
 	noErr(t, full.replayAll(rounds, actions))
 	if (fast.game == nil) != (full.game == nil) {
 		t.Fatalf("one load has a game, the other not")

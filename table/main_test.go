@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -49,6 +50,25 @@ func (f *fixture) addTable(in NewTable) {
 	f.players = nil
 	for _, p := range f.created.Table.Players {
 		f.players = append(f.players, p.ID)
+	}
+}
+
+// answered is the Key of a write sent without an Idempotency-Key, answered
+// as package api answers it: status and JSON.
+func answered(status int) Key { return Key{Encode: jsonAnswer(status)} }
+
+// keyed is the Key of a write sent with the Idempotency-Key key (whose
+// request fingerprints to hash), answered as package api answers it.
+func keyed(key string, hash []byte, status int) Key {
+	return Key{Key: key, Hash: hash, Encode: jsonAnswer(status)}
+}
+
+// jsonAnswer encodes a write's answer as package api does: the status
+// and the value in JSON.
+func jsonAnswer(status int) Encoder {
+	return func(v any) (Answer, error) {
+		body, err := json.Marshal(v)
+		return Answer{Status: status, ContentType: "application/json", Body: body}, err
 	}
 }
 

@@ -13,17 +13,11 @@ import (
 
 // Balances reads the table's balance sheet.
 func (s *Service) Balances(ctx context.Context, a Auth) (BalancesView, error) {
-	sheet, err := s.sheet(ctx, a)
-	return balancesView(sheet), err
-}
-
-// sheet reads the balance sheet of the caller's table.
-func (s *Service) sheet(ctx context.Context, a Auth) (ledger.BalanceSheet, error) {
 	r, _, err := s.read(ctx, a, readPlan{accounts: true})
 	if err != nil {
-		return ledger.BalanceSheet{}, err
+		return BalancesView{}, err
 	}
-	return ledger.Sheet(r.row.Currency, r.Accounts, r.Players), nil
+	return balancesView(r.row, ledger.Sheet(r.row.Currency, r.Accounts, r.Players)), nil
 }
 
 // Statement reads the table's journal, every transaction with its postings.
@@ -73,19 +67,6 @@ func (s *Service) StatementCSV(ctx context.Context, a Auth) ([]byte, error) {
 	var buf bytes.Buffer
 	err = ledger.WriteCSV(&buf, statement)
 	return buf.Bytes(), err
-}
-
-// SettleUp plans the payments that settle the table.
-func (s *Service) SettleUp(ctx context.Context, a Auth) (SettleUpView, error) {
-	sheet, err := s.sheet(ctx, a)
-	if err != nil {
-		return SettleUpView{}, err
-	}
-	plan, err := ledger.SettleUp(a.TableID, sheet)
-	if err != nil {
-		return SettleUpView{}, err
-	}
-	return SettleUpView{SettlePlan: plan, Owes: plan.WhoOwesWhom()}, nil
 }
 
 // CashInput is a buy-in or a cash-out.
@@ -152,7 +133,7 @@ func (s *Service) Pay(ctx context.Context, a Auth, k Key, in PaymentInput) (Repl
 		case p.Role == RolePlayer:
 			return nil, fmt.Errorf("%w: a payment is recorded by the host or by the player who received it", ErrForbidden)
 		default:
-			return nil, fmt.Errorf("%w: the audit token can read but not write", ErrForbidden)
+			return nil, errAuditReadsOnly
 		}
 		for _, id := range []game.PlayerID{in.From, in.To} {
 			if id == ledger.Bank {
@@ -191,5 +172,5 @@ func (w *writer) postAndShow(e ledger.Entry) (BalancesView, error) {
 	if err := w.post(e); err != nil {
 		return BalancesView{}, err
 	}
-	return balancesView(ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
+	return balancesView(w.st.row, ledger.Sheet(w.st.row.Currency, w.books().Accounts(), w.st.players)), nil
 }

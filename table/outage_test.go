@@ -34,7 +34,7 @@ func TestAnExhaustedPoolIsUnavailable(t *testing.T) {
 	noErr(t, err)
 	for what, call := range map[string]func() error{
 		"a read":  func() error { _, err := svc.Table(ctx, host); return err },
-		"a write": func() error { _, err := svc.StartRound(ctx, host, Key{Status: 201}, StartRoundInput{}); return err },
+		"a write": func() error { _, err := svc.StartRound(ctx, host, answered(201), StartRoundInput{}); return err },
 		"a join":  func() error { _, err := svc.Invite(ctx, r.Value.(Created).JoinCode); return err },
 	} {
 		began := time.Now()
@@ -47,6 +47,6 @@ func TestAnExhaustedPoolIsUnavailable(t *testing.T) {
 		}
 	}
 	held.Release()
-	_, err = svc.StartRound(ctx, host, Key{Status: 201}, StartRoundInput{})
+	_, err = svc.StartRound(ctx, host, answered(201), StartRoundInput{})
 	noErr(t, err)
 }

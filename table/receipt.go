@@ -38,7 +38,7 @@ func (s *Service) Receipt(ctx context.Context, a Auth) ([]byte, error) {
 	}
 	if len(sealed) > 0 {
 		return nil, fmt.Errorf("%w: round %d has throws still under the cup, and a receipt holds every throw; download it once the round is settled",
-			ErrRoundPlaying, st.last.row.Number)
+			ErrRoundPlaying, st.dice().last.row.Number)
 	}
 	// The server signs only a history it can vouch for: whole, and every
 	// event and the head under its seal.

@@ -93,6 +93,7 @@ func (w *writer) record(number int, player game.PlayerID, seen *uint, actions []
 	if err := w.seenRound(number, seen); err != nil {
 		return RoundView{}, err
 	}
+	w.keep = true // the round's actions and result, and the books, move st as they are stored
 	st := w.st
 	pr, err := st.playing(number)
 	if err != nil {
@@ -242,12 +243,12 @@ func (w *writer) recordTurns(pr *playedRound, before game.RoundState, seq int) {
 // engine decided it: the round's settlement, or the game's when the round
 // won a game of rounds.
 func (w *writer) settle(pr *playedRound, res game.Result) (*game.GameResult, error) {
-	st := w.st
-	if err := st.game.Record(res); err != nil {
+	d := w.st.dice()
+	if err := d.game.Record(res); err != nil {
 		return nil, err
 	}
 	money := res.Settlement
-	end := wonGame(st.game, pr)
+	end := wonGame(d.game, pr)
 	if end != nil {
 		money = end.Settlement
 	}
@@ -259,7 +260,8 @@ func (w *writer) settle(pr *playedRound, res game.Result) (*game.GameResult, err
 		return nil, err
 	}
 	w.history.Settles = pr.row.Number
-	pr.row.Status = db.RoundSettled
+	at := w.now
+	pr.row.Status, pr.row.SettledAt = db.RoundSettled, &at
 	if _, err := w.emit("round.settled", roundSettled{Round: pr.row.Number, Result: res, Game: end}); err != nil {
 		return nil, err
 	}

@@ -39,10 +39,11 @@ func (s *Service) StartRound(ctx context.Context, a Auth, k Key, in StartRoundIn
 
 func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	st := w.st
-	if err := st.diceTable(); err != nil {
+	if err := st.plays(db.GameDice); err != nil {
 		return RoundView{}, err
 	}
-	if cur := st.current(); cur != nil {
+	d := st.dice()
+	if cur := d.current(); cur != nil {
 		return RoundView{}, fmt.Errorf("%w: round %d is still being played", ErrRoundPlaying, cur.row.Number)
 	}
 	seats := st.seats()
@@ -50,7 +51,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 		return RoundView{}, fmt.Errorf("%w: a round needs at least two players at the table, not %d", ErrInvalid, len(seats))
 	}
 	row := db.Round{Number: w.rounds + 1, Status: db.RoundOpen}
-	if st.game == nil && st.rules().Start == game.StartRollOff {
+	if d.game == nil && st.rules().Start == game.StartRollOff {
 		var err error
 		if row.RollOff, err = rollOff(seats, in.RollOff); err != nil {
 			return RoundView{}, err
@@ -59,14 +60,14 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 		return RoundView{}, fmt.Errorf("%w: a roll-off is only thrown before the first round of a roll-off table", ErrInvalid)
 	}
 	row.Game.Seats = seats
-	if err := st.positionGame(row); err != nil {
+	if err := d.positionGame(row); err != nil {
 		return RoundView{}, err
 	}
 	var err error
-	if row.Game, err = st.game.Snapshot(); err != nil {
+	if row.Game, err = d.game.Snapshot(); err != nil {
 		return RoundView{}, err
 	}
-	setup, err := st.game.NextRound()
+	setup, err := d.game.NextRound()
 	if err != nil {
 		return RoundView{}, err
 	}
@@ -84,6 +85,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	}
 	row.Setup = setup
 	w.out.RoundInsert(st.row.ID, row)
+	d.last, w.keep = &playedRound{row: row, round: round}, true
 	w.rounds = row.Number
 	if antes := round.Antes(); len(antes) > 0 {
 		if err := w.post(ledger.Antes(row.Number, antes)); err != nil {
@@ -93,7 +95,7 @@ func (w *writer) startRound(in StartRoundInput) (RoundView, error) {
 	if _, err := w.emit("round.started", roundStarted{Round: row.Number, Setup: setup, Game: row.Game, RollOff: row.RollOff}); err != nil {
 		return RoundView{}, err
 	}
-	return (&playedRound{row: row, round: round}).liveView(w.who), nil
+	return d.last.liveView(w.who), nil
 }
 
 // roundStarted is the payload of round.started: the round's setup and the
@@ -133,7 +135,7 @@ func (s *Service) Round(ctx context.Context, a Auth, number int) (RoundView, err
 	if row.Number == 0 {
 		return RoundView{}, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, a.TableID, number)
 	}
-	st := &tableState{row: r.row}
+	st := &diceState{rules: r.row.Rules}
 	if err := st.resume(row, actions); err != nil {
 		return RoundView{}, err
 	}
@@ -172,7 +174,7 @@ func (s *Service) Rounds(ctx context.Context, a Auth, after, limit int) (RoundPa
 		}
 		// Each round resumes from its own stored state: the history shows
 		// what was played; the audit is what checks the rounds chain up.
-		one := &tableState{row: r.row}
+		one := &diceState{rules: r.row.Rules}
 		if err := one.resume(row, byRound[row.Number]); err != nil {
 			return RoundPage{}, err
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/tally-dice/tally/ledger"
 )
 
-// This file is Battleship Royale at a table (ROYALE.md): games started with
+// This file is Battleship Royale at a table (docs/royale.md): games started with
 // their antes, each action judged by the engine (package game/royale) and
 // recorded with what it did, the money the engine decided (antes, bounties,
 // the pot) posted to the same ledger as the dice games, and the fleets
@@ -37,7 +37,7 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 			return nil, err
 		}
 		st := w.st
-		if err := st.royaleTable(); err != nil {
+		if err := st.plays(db.GameRoyale); err != nil {
 			return nil, err
 		}
 		if g := st.royalePlaying(); g != nil {
@@ -83,78 +83,10 @@ func (s *Service) StartRoyale(ctx context.Context, a Auth, k Key, in RoyaleStart
 		row := db.RoyaleGame{Number: number, Setup: setup, EventSeq: ev.Seq, CreatedAt: w.now}
 		w.out.RoyaleGameInsert(st.row.ID, row)
 		w.rounds = number
-		st.royale = &royaleGame{row: row, game: eng}
-		return st.royaleView(st.royale, w.who), nil
+		g := st.startedRoyale(&royaleGame{row: row, game: eng})
+		w.keep = true
+		return st.royaleView(g, w.who), nil
 	})
-}
-
-// RoyaleActionInput is one action as the API receives it. The player is
-// the caller's own for a player token; the host names whose action it is.
-type RoyaleActionInput struct {
-	Player  game.PlayerID     `json:"player,omitempty"`
-	Kind    royale.ActionKind `json:"kind"`
-	Discard []int             `json:"discard,omitempty"`
-	Fleet   []CardInput       `json:"fleet,omitempty"`
-	Line    string            `json:"line,omitempty"`
-	Die     int               `json:"die,omitempty"`
-	Cells   []string          `json:"cells,omitempty"`
-	Card    int               `json:"card,omitempty"`
-	// Seen, when sent, is how many actions the game had recorded (its
-	// view's actions) when the phone drew what was tapped: the action is
-	// refused if the game has recorded one since that it could clash
-	// with (seenRoyale).
-	Seen *uint `json:"seen,omitempty"`
-}
-
-// CardInput is a ship card as a player types it: its cells are read here,
-// in their one spelling (royale.ParseCell).
-type CardInput struct {
-	Kind  royale.Kind `json:"kind"`
-	Cells []string    `json:"cells"`
-	Bonus int         `json:"bonus,omitempty"`
-}
-
-// action is the input as the engine's action, its cells and sonar line read
-// in their one spelling and written in it (upper case), as the action is
-// stored and its event tells it. A misspelt one is refused naming its field
-// (royale.ErrCell, royale.ErrLine).
-func (in RoyaleActionInput) action() (royale.Action, error) {
-	act := royale.Action{Player: in.Player, Kind: in.Kind, Discard: in.Discard, Die: in.Die, Card: in.Card}
-	if in.Line != "" || in.Kind == royale.ActSonar {
-		line, err := royale.ParseLine(in.Line)
-		if err != nil {
-			return act, fmt.Errorf("line: %w", err)
-		}
-		act.Line = line.String()
-	}
-	var err error
-	if act.Cells, err = parseCells("cells", in.Cells); err != nil {
-		return act, err
-	}
-	for i, c := range in.Fleet {
-		card := royale.Card{Kind: c.Kind, Bonus: c.Bonus}
-		if card.Cells, err = parseCells(fmt.Sprintf("fleet[%d].cells", i), c.Cells); err != nil {
-			return act, err
-		}
-		act.Fleet = append(act.Fleet, card)
-	}
-	return act, nil
-}
-
-// parseCells reads the cells of field, naming the one misspelt.
-func parseCells(field string, in []string) ([]royale.Cell, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := make([]royale.Cell, len(in))
-	for i, s := range in {
-		x, err := royale.ParseCell(s)
-		if err != nil {
-			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
-		}
-		out[i] = x
-	}
-	return out, nil
 }
 
 // RoyaleAct records one action of game number: keeping or entering a
@@ -268,6 +200,7 @@ func (w *writer) recordRoyale(g *royaleGame, act royale.Action, byHost bool, out
 	stored := db.RoyaleAction{Game: number, Seq: seq, Action: act, ByHost: byHost, EventSeq: ev.Seq, CreatedAt: w.now}
 	w.out.RoyaleActionAppend(w.st.row.ID, number, []db.RoyaleAction{stored})
 	g.actions = append(g.actions, stored)
+	w.keep = true // the game's engine, actions and the books move as they are stored
 	if out.Started {
 		if _, err := w.emit("royale.sealed", sealedFleets(number, g)); err != nil {
 			return err
@@ -402,8 +335,11 @@ func (s *Service) RoyaleGame(ctx context.Context, a Auth, number int) (RoyaleVie
 	if err != nil {
 		return RoyaleView{}, err
 	}
-	st := &tableState{row: r.row, players: r.Players}
-	if err := st.royaleTable(); err != nil {
+	st, err := newState(r.row, r.Players, nil)
+	if err != nil {
+		return RoyaleView{}, err
+	}
+	if err := st.plays(db.GameRoyale); err != nil {
 		return RoyaleView{}, err
 	}
 	if row.Number == 0 {

@@ -36,11 +36,19 @@ func (ra *royaleAudit) fail(format string, args ...any) {
 	ra.au.problem("game %d: %s", ra.rep.Number, detail)
 }
 
+// auditReads reads every game and its actions.
+func (r *royaleTable) auditReads(b *db.Batch, _ *auditHistory) {
+	b.RoyaleList(r.st.row.ID, &r.games, &r.acts)
+}
+
+// audit audits every game; the games leave no checkpoint.
+func (r *royaleTable) audit(au *audit, h *auditHistory, _ AuditQuery) *replayed {
+	au.royale(r.games, r.acts, h.journal, r.st.accounts)
+	return nil
+}
+
 // royale audits every game of a Battleship Royale table.
 func (au *audit) royale(games []db.RoyaleGame, actions []db.RoyaleAction, journal []db.JournalEntry, accounts []db.Account) {
-	if au.row.Royale == nil {
-		return
-	}
 	au.rep.Games = []RoundAudit{}
 	events := make(map[int64]chain.Event, len(au.events))
 	for _, e := range au.events {

@@ -179,5 +179,6 @@ func (f *fixture) play(a Auth, number int, actions ...RoyaleActionInput) {
 		if _, err := f.svc.RoyaleAct(f.ctx, a, Key{}, number, in); err != nil {
 			f.t.Fatalf("%+v: %v", in, err)
 		}
+		agreeCached(f.t, f, a.TableID)
 	}
 }

@@ -40,39 +40,121 @@ func replayRoyale(g db.RoyaleGame, actions []db.RoyaleAction) (*royaleGame, erro
 	return &royaleGame{row: g, game: eng, actions: actions}, nil
 }
 
-// resumeRoyale rebuilds a Battleship Royale table's latest game.
-func (st *tableState) resumeRoyale(latest db.RoyaleGame, actions []db.RoyaleAction) error {
-	if latest.Number == 0 {
+// royaleTable is Battleship Royale (docs/royale.md) as a table plays it:
+// games one after another, the latest rebuilt for a request
+// (replayRoyale), each audited from its setup (royale_audit.go).
+type royaleTable struct {
+	st *tableState
+	// latest is the table's latest game, when the request read it (and
+	// there is one)
+	latest *royaleGame
+	// what the audit reads of the games (auditReads)
+	games []db.RoyaleGame
+	acts  []db.RoyaleAction
+}
+
+// resume rebuilds the table's latest game, when the request read it.
+func (r *royaleTable) resume(l db.Loaded) error {
+	if l.Game.Number == 0 {
 		return nil
 	}
-	g, err := replayRoyale(latest, actions)
-	st.royale = g
+	g, err := replayRoyale(l.Game, l.GameActions)
+	r.latest = g
 	return err
+}
+
+// stored: the latest game is the kept one, with as many actions as it was
+// kept with, each of which reads (db.Batch.RoyaleLatestSince: its columns
+// and body agree, as replaying it checks).
+func (r *royaleTable) stored(l db.Loaded) bool {
+	g := r.latest
+	if g == nil {
+		return l.Game.Number == 0
+	}
+	return l.Game.Number == g.row.Number && l.Game.EventSeq == g.row.EventSeq && l.GameActionCount == len(g.actions) &&
+		l.GameUnread == 0
+}
+
+func (r *royaleTable) refusal() string { return "plays Battleship Royale, which has games, not rounds" }
+
+// underway: players come and go between games, and sit out a game they
+// do not play.
+func (r *royaleTable) underway() error { return nil }
+
+func (r *royaleTable) leaving(p db.Player) error { return r.st.inRoyaleGame(p.ID, "they can leave") }
+func (r *royaleTable) freeing(p db.Player) error {
+	return r.st.inRoyaleGame(p.ID, "their seat can be freed")
+}
+func (r *royaleTable) claiming(p db.Player) error {
+	// The host has seen this seat's hand: a phone that claimed it now
+	// would choose a fleet the host watches.
+	if g := r.st.royalePlaying(); g != nil && g.holds(p.ID) {
+		return fmt.Errorf("%w: the host holds %s's fleet in game %d (no phone); join as %s once the game ends", ErrRoundPlaying, p.Name, g.row.Number, p.Name)
+	}
+	return nil
+}
+
+func (r *royaleTable) closing() error {
+	if g := r.st.royalePlaying(); g != nil {
+		return fmt.Errorf("%w: finish or abandon game %d before closing the table", ErrRoundPlaying, g.row.Number)
+	}
+	return nil
+}
+
+// played are the players of the last game, in the order its rules hand
+// money back.
+func (r *royaleTable) played() []game.PlayerID {
+	if r.latest == nil {
+		return nil
+	}
+	return r.latest.row.Setup.ReturnOrder()
+}
+
+// view adds the options, the game being played and how many have ended.
+func (r *royaleTable) view(v *TableView) {
+	v.Royale = &RoyaleSummary{Options: *r.st.row.Royale}
+	if g := r.latest; g != nil {
+		v.Royale.Games = g.row.Number
+		if g.game.Phase() != royale.PhaseOver {
+			v.Royale.Current, v.Royale.Games = g.row.Number, g.row.Number-1
+		}
+	}
+}
+
+func (r *royaleTable) ownMoney(e db.JournalEntry) error {
+	return fmt.Errorf("%w: event %d is a Battleship Royale game's money, which is not reversed on its own; "+
+		"only buy-ins, cash-outs and payments are", ErrNotCorrectable, e.EventSeq)
+}
+
+// checkpointed: the games are replayed by every audit.
+func (r *royaleTable) checkpointed() bool { return false }
+
+// royaleSetUp checks a Battleship Royale table's options (the defaults
+// where none are given) and puts them in its row.
+func royaleSetUp(in NewTable, t *db.NewTable) error {
+	if in.Preset != "" || in.Options != (game.Options{}) {
+		return fmt.Errorf("%w: a Battleship Royale table has royale options, not a dice preset or dice options", ErrInvalid)
+	}
+	o, _ := valueOf(in.Royale)
+	o = o.WithDefaults()
+	if err := o.Check(); err != nil {
+		return err
+	}
+	// A bounty is paid the moment a card sinks. A table where nobody may
+	// go below zero would refuse the shot that sinks the card of a player
+	// who cannot pay, and so tell the shooter which cell was that card's
+	// last.
+	if o.Bounty > 0 && in.NoOverdraft {
+		return fmt.Errorf("%w: a bounty is paid as a card sinks, so it cannot be played where nobody may go below zero (noOverdraft): choose one", ErrInvalid)
+	}
+	t.Royale = &o
+	return nil
 }
 
 // royalePlaying is the Battleship Royale game being played, or nil.
 func (st *tableState) royalePlaying() *royaleGame {
-	if st.royale != nil && st.royale.game.Phase() != royale.PhaseOver {
-		return st.royale
-	}
-	return nil
-}
-
-// royaleTable refuses the Battleship Royale requests of a dice table.
-func (st *tableState) royaleTable() error {
-	if st.row.Royale == nil {
-		return fmt.Errorf("%w: table %d plays the dice games, not Battleship Royale", ErrWrongGame, st.row.ID)
-	}
-	return nil
-}
-
-// diceTable refuses the dice requests of a Battleship Royale table.
-func (st *tableState) diceTable() error {
-	if st.row.Kind == db.KindCrew {
-		return fmt.Errorf("%w: table %d is a crew, which plays no rounds: make a night for it", ErrWrongGame, st.row.ID)
-	}
-	if st.row.Royale != nil {
-		return fmt.Errorf("%w: table %d plays Battleship Royale, which has games, not rounds", ErrWrongGame, st.row.ID)
+	if g := st.royale(); g != nil && g.game.Phase() != royale.PhaseOver {
+		return g
 	}
 	return nil
 }
@@ -80,10 +162,10 @@ func (st *tableState) diceTable() error {
 // royaleGameAt is game number of the table: the latest, the only one a
 // write acts on.
 func (st *tableState) royaleGameAt(number int) (*royaleGame, error) {
-	if err := st.royaleTable(); err != nil {
+	if err := st.plays(db.GameRoyale); err != nil {
 		return nil, err
 	}
-	g := st.royale
+	g := st.royale()
 	if g == nil || g.row.Number != number {
 		return nil, fmt.Errorf("%w: table %d has no game %d being played", ErrNotFound, st.row.ID, number)
 	}
@@ -186,4 +268,12 @@ func (st *tableState) inRoyaleGame(player game.PlayerID, what string) error {
 		}
 	}
 	return nil
+}
+
+// startedRoyale makes g, just started, the table's latest game.
+func (st *tableState) startedRoyale(g *royaleGame) *royaleGame {
+	if r, ok := st.game.(*royaleTable); ok {
+		r.latest = g
+	}
+	return g
 }

@@ -72,7 +72,7 @@ func (s *Service) Seat(ctx context.Context, a Auth, k Key, name string) (Reply, 
 		if err := w.openTable(); err != nil {
 			return nil, err
 		}
-		if err := w.st.gameUnderway(); err != nil {
+		if err := w.st.game.underway(); err != nil {
 			return nil, err
 		}
 		if err := w.seat(name, nil); err != nil {
@@ -138,16 +138,14 @@ func (s *Service) Join(ctx context.Context, k Key, in JoinInput) (Reply, error) 
 			if p.ClaimedAt != nil {
 				return nil, fmt.Errorf("%w: %s has already joined from another phone; pick another name", ErrNameTaken, p.Name)
 			}
-			// The host has seen this seat's hand: a phone that claimed it
-			// now would choose a fleet the host watches.
-			if g := st.royalePlaying(); g != nil && g.holds(p.ID) {
-				return nil, fmt.Errorf("%w: the host holds %s's fleet in game %d (no phone); join as %s once the game ends", ErrRoundPlaying, p.Name, g.row.Number, p.Name)
+			if err := st.game.claiming(p); err != nil {
+				return nil, err
 			}
 			w.out.PlayerClaim(st.row.ID, p.ID, hash)
 			now := w.now
 			p.ClaimedAt, p.TokenHash = &now, hash
 		} else {
-			if err := st.gameUnderway(); err != nil {
+			if err := st.game.underway(); err != nil {
 				return nil, err
 			}
 			if err := w.seat(name, hash); err != nil {
@@ -210,7 +208,7 @@ func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply
 		if err := w.openTable(); err != nil {
 			return nil, err
 		}
-		if err := w.st.gameUnderway(); err != nil {
+		if err := w.st.game.underway(); err != nil {
 			return nil, err
 		}
 		p, err := w.st.player(id)
@@ -220,10 +218,7 @@ func (s *Service) Leave(ctx context.Context, a Auth, k Key, player int64) (Reply
 		if p.LeftAt != nil {
 			return nil, fmt.Errorf("%w: %s already left the table", ErrInvalid, p.Name)
 		}
-		if cur := w.st.current(); cur != nil {
-			return nil, fmt.Errorf("%w: %s can leave once round %d is settled", ErrRoundPlaying, p.Name, cur.row.Number)
-		}
-		if err := w.st.inRoyaleGame(id, "they can leave"); err != nil {
+		if err := w.st.game.leaving(p); err != nil {
 			return nil, err
 		}
 		w.out.PlayerLeave(w.st.row.ID, id)
@@ -263,11 +258,14 @@ func (s *Service) Release(ctx context.Context, a Auth, k Key, player int64) (Rep
 		}
 		// A freed seat is the host's to play (royaleView): freed during a
 		// game, it would show the host a fleet a phone chose.
-		if err := w.st.inRoyaleGame(id, "their seat can be freed"); err != nil {
+		if err := w.st.game.freeing(p); err != nil {
 			return nil, err
 		}
 		_, hash := newToken(prefixPlayer, w.st.row.ID)
 		w.out.PlayerRelease(w.st.row.ID, id, hash)
+		// Whoever held the seat may have said where its money goes: the
+		// next holder's money must not go there (docs/payments.md §2).
+		w.out.PaymentHandlesForget(w.st.row.ID, id)
 		// The phone that held the seat is told why its token stopped
 		// working (whyRetired).
 		w.out.RetiredTokenInsert(w.st.row.ID, p.TokenHash, db.RetiredSeatFreed, id, w.now)

@@ -40,8 +40,8 @@ func unseen(seen uint, recorded int, what string) (int, error) {
 // write that does not say (nil), or names a round that is not the latest
 // or was reversed, is judged as it would be without it.
 func (w *writer) seenRound(number int, seen *uint) error {
-	pr := w.st.last
-	if seen == nil || w.st.diceTable() != nil || pr == nil || pr.row.Number != number || pr.row.Status == db.RoundVoid {
+	pr := w.st.dice().last
+	if seen == nil || w.st.plays(db.GameDice) != nil || pr == nil || pr.row.Number != number || pr.row.Status == db.RoundVoid {
 		return nil
 	}
 	n, err := unseen(*seen, len(pr.actions), fmt.Sprintf("round %d", number))

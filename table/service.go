@@ -22,6 +22,8 @@ type Service struct {
 	disk        diskWatch
 	// now is the service's clock (time.Now unless WithClock set another).
 	now func() time.Time
+	// states are the tables' states as this instance's writes left them.
+	states stateCache
 }
 
 // acquireWait is how long a request waits for a connection of the pool

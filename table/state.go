@@ -15,19 +15,25 @@ import (
 // from its stored game state for requests, or every round replayed from
 // the first for the audit and the history.
 
-// tableState is a table as a request sees it.
+// tableState is a table as a request sees it: what every table has, and
+// the game it plays (play.go), which keeps that game's own state.
 type tableState struct {
 	row      db.Table
 	players  []db.Player
 	accounts []db.Account
-	last     *playedRound   // the latest round, nil before round 1
-	rounds   []*playedRound // every round, only when replayed from the first
+	game     tableGame
+}
+
+// diceState is a dice table's game as rebuilt from its rounds: the latest
+// resumed from its stored game state for a request, or every round
+// replayed from the first for the audit and the history.
+type diceState struct {
+	rules  game.Ruleset
+	last   *playedRound   // the latest round, nil before round 1
+	rounds []*playedRound // every round, only when replayed from the first
 	// game is the table's game: after the latest round when it is settled,
 	// waiting on it while it is played; nil before round 1.
 	game *game.Game
-	// royale is a Battleship Royale table's latest game; nil before its
-	// first, and at a dice table.
-	royale *royaleGame
 }
 
 // playedRound is a stored round rebuilt by the engine.
@@ -44,7 +50,7 @@ type playedRound struct {
 func (st *tableState) rules() game.Ruleset { return st.row.Rules }
 
 // current is the round being played, or nil.
-func (st *tableState) current() *playedRound {
+func (st *diceState) current() *playedRound {
 	if st.last != nil && st.last.row.Status == db.RoundOpen {
 		return st.last
 	}
@@ -54,12 +60,12 @@ func (st *tableState) current() *playedRound {
 // resume rebuilds the game from the latest round: the game resumes from the
 // state stored with the round, and the round is replayed from its actions;
 // a settled round then moves the game on by its result.
-func (st *tableState) resume(latest db.Round, actions []db.Action) error {
+func (st *diceState) resume(latest db.Round, actions []db.Action) error {
 	if latest.Number == 0 {
 		return nil
 	}
 	pr := &playedRound{row: latest, actions: actions}
-	g, err := game.ResumeGame(st.rules(), latest.Game)
+	g, err := game.ResumeGame(st.rules, latest.Game)
 	if err != nil {
 		return fmt.Errorf("%w: round %d: stored game state: %w", ErrHistoryBroken, latest.Number, err)
 	}
@@ -75,7 +81,7 @@ func (st *tableState) resume(latest db.Round, actions []db.Action) error {
 // the engine from the first round on, for the audit and the history. A
 // stored game state or setup that the replay does not reproduce is an
 // error: the data was changed behind the engine's back.
-func (st *tableState) replayAll(rounds []db.Round, actions []db.Action) error {
+func (st *diceState) replayAll(rounds []db.Round, actions []db.Action) error {
 	byRound := map[int][]db.Action{}
 	for _, a := range actions {
 		byRound[a.Round] = append(byRound[a.Round], a)
@@ -94,7 +100,7 @@ func (st *tableState) replayAll(rounds []db.Round, actions []db.Action) error {
 // replayNext moves the replayed game to the round, checks the stored game
 // state and setup against it, replays the round's actions and, if it was
 // settled, records its result.
-func (st *tableState) replayNext(pr *playedRound) error {
+func (st *diceState) replayNext(pr *playedRound) error {
 	if err := st.positionGame(pr.row); err != nil {
 		return err
 	}
@@ -114,16 +120,16 @@ func (st *tableState) replayNext(pr *playedRound) error {
 
 // play sets the game up for a stored round, replays the round's actions
 // and, when it is stored as settled, records its result in the game.
-func (st *tableState) play(pr *playedRound) error {
+func (st *diceState) play(pr *playedRound) error {
 	if err := st.enter(pr); err != nil {
 		return err
 	}
-	if err := pr.replay(st.rules()); err != nil {
+	if err := pr.replay(st.rules); err != nil {
 		return err
 	}
 	if pr.row.Status == db.RoundVoid {
 		// A reversed round leaves the game as it was before it.
-		g, err := game.ResumeGame(st.rules(), pr.row.Game)
+		g, err := game.ResumeGame(st.rules, pr.row.Game)
 		st.game = g
 		return err
 	}
@@ -151,17 +157,17 @@ func wonGame(g *game.Game, pr *playedRound) *game.GameResult {
 // game state's): the first round starts the game, with the roll-off's
 // winner first at a roll-off table; later ones reseat it if players came or
 // went.
-func (st *tableState) positionGame(r db.Round) error {
+func (st *diceState) positionGame(r db.Round) error {
 	seats := r.Game.Seats
 	if st.game == nil {
 		var first game.PlayerID
-		if st.rules().Start == game.StartRollOff {
+		if st.rules.Start == game.StartRollOff {
 			var err error
 			if first, err = game.ResolveRollOff(seats, r.RollOff); err != nil {
 				return err
 			}
 		}
-		g, err := game.NewGame(st.rules(), seats, first)
+		g, err := game.NewGame(st.rules, seats, first)
 		st.game = g
 		return err
 	}
@@ -173,7 +179,7 @@ func (st *tableState) positionGame(r db.Round) error {
 
 // enter sets the game up for the round and checks that the stored setup is
 // the one the rules give (with the declared score the declarer called).
-func (st *tableState) enter(pr *playedRound) error {
+func (st *diceState) enter(pr *playedRound) error {
 	want, err := st.game.NextRound()
 	if err != nil {
 		return err
@@ -255,30 +261,20 @@ func (st *tableState) player(id game.PlayerID) (db.Player, error) {
 
 // playing is round number, which must be the one being played.
 func (st *tableState) playing(number int) (*playedRound, error) {
-	if err := st.diceTable(); err != nil {
+	if err := st.plays(db.GameDice); err != nil {
 		return nil, err
 	}
-	if st.last == nil || number < 1 || number > st.last.row.Number {
+	d := st.dice()
+	if d.last == nil || number < 1 || number > d.last.row.Number {
 		return nil, fmt.Errorf("%w: table %d has no round %d", ErrNotFound, st.row.ID, number)
 	}
-	if pr := st.current(); pr != nil && pr.row.Number == number {
+	if pr := d.current(); pr != nil && pr.row.Number == number {
 		return pr, nil
 	}
-	if st.last.row.Number == number && st.last.row.Status == db.RoundVoid {
+	if d.last.row.Number == number && d.last.row.Status == db.RoundVoid {
 		return nil, fmt.Errorf("%w: round %d was reversed; start a new round", ErrNoRound, number)
 	}
 	return nil, fmt.Errorf("%w: round %d is already settled", ErrNoRound, number)
-}
-
-// gameUnderway refuses to seat or unseat anyone while the table's game of
-// rounds is being played: from its first round until it is won, the game
-// keeps the players it began with.
-func (st *tableState) gameUnderway() error {
-	if st.rules().Goal.Kind == game.GoalRound || st.game == nil || st.game.Over() ||
-		(st.current() == nil && !st.game.Begun()) { // its only rounds were reversed
-		return nil
-	}
-	return fmt.Errorf("%w: nobody joins or leaves a game of rounds once it has begun, since the totals would no longer compare; wait until it is won", ErrGameUnderway)
 }
 
 // normalize round-trips a value through JSON so that nil and empty lists

@@ -27,7 +27,7 @@ type stressRequest struct {
 
 // send makes the request at its table with its key.
 func (r stressRequest) send(ctx context.Context, svc *Service, host Auth, key string) (Reply, error) {
-	k := Key{Key: key, Hash: []byte(key), Status: 201}
+	k := keyed(key, []byte(key), 201)
 	switch r.op {
 	case 0:
 		return svc.Deposit(ctx, host, k, CashInput{Player: r.players[r.a], Amount: r.amount})
@@ -99,8 +99,8 @@ func TestConcurrentMovementsKeepTheBooks(t *testing.T) {
 					return
 				}
 				mu.Lock()
-				if prev, seen := answers[key]; seen && prev != string(r.Body) {
-					t.Errorf("key %s answered twice differently:\n%s\n%s", key, prev, r.Body)
+				if prev, seen := answers[key]; seen && prev != string(r.Answer.Body) {
+					t.Errorf("key %s answered twice differently:\n%s\n%s", key, prev, r.Answer.Body)
 				}
 				if !r.Replayed {
 					if appliedFresh[key] {
@@ -110,7 +110,7 @@ func TestConcurrentMovementsKeepTheBooks(t *testing.T) {
 				} else {
 					replays++
 				}
-				answers[key] = string(r.Body)
+				answers[key] = string(r.Answer.Body)
 				mu.Unlock()
 			}
 		})
@@ -148,7 +148,7 @@ func TestSameKeySubmittedAtOnce(t *testing.T) {
 		for range submitters {
 			wg.Go(func() {
 				<-start
-				r, err := f.svc.Deposit(ctx, f.host, Key{Key: key, Hash: []byte(key), Status: 201},
+				r, err := f.svc.Deposit(ctx, f.host, keyed(key, []byte(key), 201),
 					CashInput{Player: f.players[0], Amount: 1})
 				outcome := "fresh"
 				switch {
@@ -185,7 +185,7 @@ func TestWritesRetryConcurrencyAborts(t *testing.T) {
 	f := newFixture(t, NewTable{Players: []string{"Ann"}})
 	for _, code := range []string{"40001", "40P01"} {
 		attempts := 0
-		_, err := f.svc.write(f.ctx, tokenTarget(f.host), Key{Status: 201}, func(w *writer) (any, error) {
+		_, err := f.svc.write(f.ctx, tokenTarget(f.host), answered(201), func(w *writer) (any, error) {
 			attempts++
 			if attempts < 3 {
 				_, err := w.conn.Exec(w.ctx, `DO $$ BEGIN RAISE EXCEPTION 'simulated' USING ERRCODE = '`+code+`'; END $$`)

@@ -40,11 +40,20 @@ type NewTable struct {
 	Host string `json:"host,omitempty"`
 }
 
-// The games a table may play.
+// The games a table is made to play (NewTable.Game); a crew is made with
+// CreateCrew.
 const (
-	GameDice   = "dice"
-	GameRoyale = "royale"
+	GameDice   = db.GameDice
+	GameRoyale = db.GameRoyale
 )
+
+// madeToPlay sets a table being made up for each game CreateTable makes:
+// it checks the game's part of what the host asks for and puts it in the
+// table's row.
+var madeToPlay = map[string]func(in NewTable, t *db.NewTable) error{
+	GameDice:   diceSetUp,
+	GameRoyale: royaleSetUp,
+}
 
 // Created is a new table with the secrets only its host ever sees.
 type Created struct {
@@ -97,35 +106,18 @@ func newTableRow(in NewTable) (db.NewTable, []string, error) {
 	if err != nil {
 		return db.NewTable{}, nil, err
 	}
-	var opts *royale.Options
-	switch in.Game {
-	case "", GameDice:
-		if in.Royale != nil {
-			return db.NewTable{}, nil, fmt.Errorf("%w: royale options are for a Battleship Royale table (game royale)", ErrInvalid)
-		}
-	case GameRoyale:
-		if in.Preset != "" || in.Options != (game.Options{}) {
-			return db.NewTable{}, nil, fmt.Errorf("%w: a Battleship Royale table has royale options, not a dice preset or dice options", ErrInvalid)
-		}
-		o := royale.Options{}
-		if in.Royale != nil {
-			o = *in.Royale
-		}
-		o = o.WithDefaults()
-		if err := o.Check(); err != nil {
-			return db.NewTable{}, nil, err
-		}
-		// A bounty is paid the moment a card sinks. A table where nobody
-		// may go below zero would refuse the shot that sinks the card of
-		// a player who cannot pay, and so tell the shooter which cell
-		// was that card's last.
-		if o.Bounty > 0 && in.NoOverdraft {
-			return db.NewTable{}, nil, fmt.Errorf("%w: a bounty is paid as a card sinks, so it cannot be played where nobody may go below zero (noOverdraft): choose one", ErrInvalid)
-		}
-		opts = &o
-	default:
+	t := db.NewTable{Rules: rs, NoOverdraft: in.NoOverdraft}
+	if in.Game == "" {
+		in.Game = GameDice
+	}
+	setUp, ok := madeToPlay[in.Game]
+	if !ok {
 		return db.NewTable{}, nil, fmt.Errorf("%w: no game %q (dice or royale)", ErrInvalid, in.Game)
 	}
+	if err := setUp(in, &t); err != nil {
+		return db.NewTable{}, nil, err
+	}
+	t.Game = in.Game
 	if len(in.Players) > maxPlayers {
 		return db.NewTable{}, nil, fmt.Errorf("%w: at most %d players, not %d", ErrInvalid, maxPlayers, len(in.Players))
 	}
@@ -149,7 +141,8 @@ func newTableRow(in NewTable) (db.NewTable, []string, error) {
 			return db.NewTable{}, nil, err
 		}
 	}
-	return db.NewTable{Name: name, Rules: rs, Currency: currency, NoOverdraft: in.NoOverdraft, Royale: opts}, names, nil
+	t.Name, t.Currency = name, currency
+	return t, names, nil
 }
 
 // newSeat is a player a table is made with: a name, at a crew's night the
@@ -220,8 +213,11 @@ func (s *Service) createOnce(ctx context.Context, k Key, t db.NewTable, seats []
 	if err := w.flush(); err != nil {
 		return Reply{}, err
 	}
+	if st.game, err = gameOf(st); err != nil {
+		return Reply{}, err
+	}
 	if _, err := w.emit("table.created", tableCreated{Name: t.Name, Ruleset: t.Rules, Currency: t.Currency,
-		NoOverdraft: t.NoOverdraft, Royale: t.Royale, Crew: t.Crew, Kind: crewKind(t.Kind)}); err != nil {
+		NoOverdraft: t.NoOverdraft, Royale: t.Royale, Crew: t.Crew, Kind: crewKind(t.Game)}); err != nil {
 		return Reply{}, err
 	}
 	for _, p := range st.players {
@@ -298,7 +294,7 @@ func (s *Service) Table(ctx context.Context, a Auth) (TableView, error) {
 }
 
 // Close closes the table: the pot goes back to the players of the last
-// round as the engine shares it (RULES.md §6). A round being played must be
+// round as the engine shares it (docs/rules.md §6). A round being played must be
 // finished first. Afterwards only withdrawals and settlement payments are
 // accepted.
 func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
@@ -312,22 +308,13 @@ func (s *Service) Close(ctx context.Context, a Auth, k Key) (Reply, error) {
 			return nil, err
 		}
 		st := w.st
-		if cur := st.current(); cur != nil {
-			return nil, fmt.Errorf("%w: finish round %d before closing the table", ErrRoundPlaying, cur.row.Number)
-		}
-		if g := st.royalePlaying(); g != nil {
-			return nil, fmt.Errorf("%w: finish or abandon game %d before closing the table", ErrRoundPlaying, g.row.Number)
+		if err := st.game.closing(); err != nil {
+			return nil, err
 		}
 		// The pot goes back to the players of the last round or game in
 		// play order: the leftover units go one each from its first player
 		// (for a game, in the order its rules hand money back).
-		var last []game.PlayerID
-		switch {
-		case st.last != nil:
-			last = st.last.row.Setup.Players
-		case st.royale != nil:
-			last = st.royale.row.Setup.ReturnOrder()
-		}
+		last := st.game.played()
 		closing := tableClosed{}
 		if pot := w.books().Balance(ledger.Pot); pot > 0 {
 			if len(last) == 0 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +17,7 @@ import (
 )
 
 // Key makes a write idempotent: the request's Idempotency-Key, a
-// fingerprint of the request and the status the answer goes out with. The
+// fingerprint of the request, and how the write's answer is encoded. The
 // answer is stored with the key in the write's own transaction, so a retry
 // replays it and never applies twice; a write that fails stores nothing. A
 // zero Key stores nothing.
@@ -27,26 +26,41 @@ import (
 // ("token:<hex>", as stored since before migration 3), the table's joins
 // (scopeJoin) or the tables being made (scopeCreate).
 type Key struct {
-	Key    string
-	Hash   []byte
-	Status int
+	Key  string
+	Hash []byte
+	// Encode makes the write's answer of its value: the caller's
+	// protocol decides how it says what happened (package api: an HTTP
+	// status and JSON). A key that is sent needs it; without it, a write
+	// answers with its value alone.
+	Encode Encoder
 	scope  string
 	// made says the key is of a table being made, whose id its sender
 	// could not know: it is stored under table 0 (in its sender's scope).
 	made bool
 }
 
+// Encoder makes a write's answer of the value the write returns.
+type Encoder func(v any) (Answer, error)
+
+// Answer is a write's answer as its caller's protocol gives it (for api, an
+// HTTP status, a content type and the body). The service only stores it
+// with the key, locked, and gives the same back when the key is replayed.
+type Answer struct {
+	Status      int
+	ContentType string
+	Body        []byte
+}
+
 // tokenScope is the scope of the keys a token sends.
 func tokenScope(hash []byte) string { return "token:" + hex.EncodeToString(hash) }
 
-// Reply is a write's answer, exactly as stored for its key: the status and
-// the JSON body, and whether it is a replay. Value is the typed answer of a
-// write that was just applied (nil for a replay).
+// Reply is what a write did: its typed value (nil for a replay), its
+// answer as the key's encoder made it (for a replay, exactly as stored),
+// and whether it is a replay.
 type Reply struct {
-	Status   int
-	Body     []byte
-	Replayed bool
 	Value    any
+	Answer   Answer
+	Replayed bool
 	// Head is the table's chain head after the write (for a replay, the
 	// head now): phones keep the latest they saw, to check the audit with.
 	Head chain.Head
@@ -76,6 +90,11 @@ type writer struct {
 	history db.Append
 	// journal is what a correction read of the journal (correctionWrite).
 	journal []db.JournalEntry
+	// keep says the write leaves st as the database will hold it once it
+	// commits (its accounts as the books moved them): the state is kept
+	// for the table's next write (stateCache). Writes that do not say so
+	// leave the next one to read the table whole.
+	keep bool
 }
 
 // target is the table a write is about and how its caller is known: by
@@ -140,15 +159,24 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if k.Key != "" {
 		ref.Key = s.keys.StoredKey(k.Key) // the database keeps no key a client could send again
 	}
-	b.TableLoad(t.tableID, ref, &l)
-	if t.royale {
-		b.RoyaleLatest(t.tableID, &l.Game, &l.GameActions)
-	}
+	kept, cached := s.load(b, t, ref, &l)
 	if t.also != nil {
 		t.also(b)
 	}
 	if err := b.Send(conn); err != nil {
 		return Reply{}, err
+	}
+	switch {
+	case cached && kept.holds(row.Head):
+		// Nothing changed since this instance's last write: the reads
+		// read nothing (TableLoadChanged), and the state is as it left it.
+		l.Players = kept.st.players
+	case cached && row.ID == 0 && len(l.Players) == 0:
+		// A token the table does not know locked nothing, and the reads
+		// may have read nothing: its refusal names the players kept.
+		l.Players, cached = kept.st.players, false
+	default:
+		cached = false
 	}
 	who := Principal{TableID: t.tableID}
 	switch {
@@ -164,7 +192,7 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if l.Key.RequestHash != nil && k.Key != "" {
 		return s.replay(l.Key, k, row.Head)
 	}
-	st, err := stateOf(row, l)
+	st, err := s.writeState(ctx, conn, t, row, l, kept, cached)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -174,7 +202,13 @@ func (s *Service) writeOnce(ctx context.Context, t target, k Key, do func(w *wri
 	if err != nil {
 		return Reply{}, err
 	}
-	return w.commit(k, v)
+	if reply, err = w.commit(k, v); err == nil && w.keep {
+		if w.ledger != nil {
+			st.accounts = w.ledger.Accounts()
+		}
+		s.states.keep(t.tableID, cachedState{head: w.head, st: st, royale: t.royale})
+	}
+	return reply, err
 }
 
 // KeyRetention is how long a stored answer to an Idempotency-Key is kept:
@@ -199,7 +233,7 @@ func (s *Service) replay(stored db.IdempotencyKey, k Key, head chain.Head) (Repl
 		// and applying the request again could apply it twice.
 		return Reply{}, fmt.Errorf("%w: Idempotency-Key %q was used before this server's secret changed; use a new key", ErrKeyMismatch, k.Key)
 	}
-	return Reply{Status: stored.Status, Body: body, Replayed: true, Head: head}, nil
+	return Reply{Answer: Answer{Status: stored.Status, ContentType: stored.ContentType, Body: body}, Replayed: true, Head: head}, nil
 }
 
 // keyContext binds a stored answer to the key it answers, so that it cannot
@@ -226,9 +260,15 @@ func release(conn *pgxpool.Conn, err *error) {
 // audit events, the table's new chain head and round count, the key's
 // answer, one notification of the change; and COMMIT.
 func (w *writer) commit(k Key, v any) (Reply, error) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		return Reply{}, err
+	var answer Answer
+	switch {
+	case k.Encode != nil:
+		var err error
+		if answer, err = k.Encode(v); err != nil {
+			return Reply{}, err
+		}
+	case k.Key != "":
+		return Reply{}, errors.New("table: a write with an Idempotency-Key needs an encoder for the answer it stores")
 	}
 	id := w.st.row.ID
 	h := w.history
@@ -238,14 +278,14 @@ func (w *writer) commit(k Key, v any) (Reply, error) {
 		// The answer may hold tokens: it is stored locked (package seal).
 		kt := keyTable(id, k)
 		h.Key = db.IdempotencyKey{TableID: kt, Scope: k.scope, Key: w.keys.StoredKey(k.Key), RequestHash: k.Hash,
-			Status: k.Status, Body: w.keys.Lock(body, keyContext(kt, k)), ContentType: "application/json"}
+			Status: answer.Status, Body: w.keys.Lock(answer.Body, keyContext(kt, k)), ContentType: answer.ContentType}
 	}
 	w.out.TableAppend(id, h)
 	w.out.Commit()
 	if err := w.out.Send(w.conn); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Status: k.Status, Body: body, Value: v, Head: w.head}, nil
+	return Reply{Value: v, Answer: answer, Head: w.head}, nil
 }
 
 // keyTable is the table a key is stored under: 0 for the keys of tables
@@ -317,99 +357,11 @@ func (w *writer) openTable() error {
 
 // stateOf rebuilds a table from its row and what TableLoad read.
 func stateOf(row db.Table, l db.Loaded) (*tableState, error) {
-	st := &tableState{row: row, players: l.Players, accounts: l.Accounts}
-	if row.Royale != nil {
-		return st, st.resumeRoyale(l.Game, l.GameActions)
-	}
-	return st, st.resume(l.Latest, l.Actions)
-}
-
-// reading is what a read found: the table row and, of what TableLoad
-// reads for a write, what the read asked for.
-type reading struct {
-	row db.Table
-	db.Loaded
-}
-
-// state rebuilds the table's game and latest round; a history that no
-// longer replays is ErrHistoryBroken.
-func (r reading) state() (*tableState, error) { return stateOf(r.row, r.Loaded) }
-
-// readPlan is what a read needs besides the table row and its players,
-// which every read reads to authenticate the caller.
-type readPlan struct {
-	accounts bool            // the table's accounts
-	round    bool            // the latest round and its actions
-	royale   bool            // the latest Battleship Royale game and its actions
-	queue    func(*db.Batch) // more, in the same round trip
-	// history is the table's whole history (its rounds, its ledger, its
-	// audit log): read in a second round trip of the same snapshot, once
-	// the caller is authenticated, so that a token the table does not know
-	// makes the server read no more than one round trip's small reads.
-	history func(*db.Batch)
-	// then, when set, is called with what history read (and the reading so
-	// far) and may queue more reads of the same snapshot, sent in a third
-	// round trip with the COMMIT.
-	then func(*db.Batch, *reading)
-}
-
-// read runs one read in a read-only snapshot, in one round trip (two with
-// a history): the table row, its players and what p asks for. The caller
-// is authenticated before anything read is used.
-func (s *Service) read(ctx context.Context, a Auth, p readPlan) (r reading, who Principal, err error) {
-	if err := checkAuth(a); err != nil {
-		return reading{}, Principal{}, err
-	}
-	conn, err := s.acquire(ctx)
+	st, err := newState(row, l.Players, l.Accounts)
 	if err != nil {
-		return reading{}, Principal{}, err
+		return nil, err
 	}
-	defer release(conn, &err)
-	b := db.NewBatch(ctx)
-	b.BeginRead()
-	b.TableGet(a.TableID, &r.row)
-	b.PlayerList(a.TableID, &r.Players)
-	if p.accounts {
-		b.AccountList(a.TableID, &r.Accounts)
-	}
-	if p.round {
-		b.RoundLatest(a.TableID, &r.Latest, &r.Actions)
-	}
-	if p.royale {
-		b.RoyaleLatest(a.TableID, &r.Game, &r.GameActions)
-	}
-	if p.queue != nil {
-		p.queue(b)
-	}
-	if p.history == nil {
-		b.Commit()
-	}
-	if err = b.Send(conn); err != nil {
-		return reading{}, Principal{}, serviceError(err)
-	}
-	h := hashToken(a.Token)
-	if who, err = authenticate(a.Token, h, r.row, r.Players); err != nil {
-		return r, who, whyRetired(ctx, conn, a.TableID, a.Token, h, r.Players, err)
-	}
-	if p.history == nil {
-		return r, who, nil
-	}
-	p.history(b)
-	if p.then == nil {
-		b.Commit()
-	}
-	if err = b.Send(conn); err != nil {
-		return reading{}, Principal{}, serviceError(err)
-	}
-	if p.then == nil {
-		return r, who, nil
-	}
-	p.then(b, &r)
-	b.Commit()
-	if err = b.Send(conn); err != nil {
-		return reading{}, Principal{}, serviceError(err)
-	}
-	return r, who, nil
+	return st, st.game.resume(l)
 }
 
 // retryable reports whether PostgreSQL aborted the transaction only because

@@ -62,10 +62,10 @@ func testUpgradeFromSchema2(t *testing.T, clock func() time.Time) {
 	// A retry of a keyed request sent before the upgrade (the host started
 	// round 1 with the key round-1) replays its stored answer.
 	reqHash, _ := hex.DecodeString("cb85d4961215f15ed63f23b0a3554053782858568f87ded71db923433652c3fb")
-	again, err := svc.StartRound(ctx, bar, Key{Key: "round-1", Hash: reqHash, Status: 201}, StartRoundInput{})
+	again, err := svc.StartRound(ctx, bar, keyed("round-1", reqHash, 201), StartRoundInput{})
 	noErr(t, err)
-	if !again.Replayed || again.Status != 201 || !strings.Contains(string(again.Body), `"number":1,`) {
-		t.Fatalf("the retried start of round 1: %+v %s", again, again.Body)
+	if !again.Replayed || again.Answer.Status != 201 || !strings.Contains(string(again.Answer.Body), `"number":1,`) {
+		t.Fatalf("the retried start of round 1: %+v %s", again, again.Answer.Body)
 	}
 
 	// The bar table: round 3 is being played, Cy's closed re-roll sealed.
@@ -91,7 +91,7 @@ func testUpgradeFromSchema2(t *testing.T, clock func() time.Time) {
 		if p == r3.Players[2] {
 			dice = []int{6, 5, 4, 1, 1}
 		}
-		_, err := svc.SubmitTurn(ctx, bar, Key{Status: 201}, 3, TurnInput{Player: p, Rolls: []game.Roll{{Dice: dice}}})
+		_, err := svc.SubmitTurn(ctx, bar, answered(201), 3, TurnInput{Player: p, Rolls: []game.Roll{{Dice: dice}}})
 		noErr(t, err)
 	}
 	r3, err = svc.Round(ctx, bar, 3)
@@ -114,15 +114,15 @@ func testUpgradeFromSchema2(t *testing.T, clock func() time.Time) {
 	}
 
 	// The Scarne game plays its playoff and is won.
-	r, err := svc.StartRound(ctx, scarne, Key{Status: 201}, StartRoundInput{})
+	r, err := svc.StartRound(ctx, scarne, answered(201), StartRoundInput{})
 	noErr(t, err)
 	playoff := r.Value.(RoundView)
 	if !playoff.Playoff || len(playoff.Players) != 2 {
 		t.Fatalf("the playoff: %+v", playoff)
 	}
-	_, err = svc.SubmitTurn(ctx, scarne, Key{Status: 201}, 3, TurnInput{Player: playoff.Players[0], Rolls: []game.Roll{{Dice: []int{6, 5, 4, 6, 6}}}})
+	_, err = svc.SubmitTurn(ctx, scarne, answered(201), 3, TurnInput{Player: playoff.Players[0], Rolls: []game.Roll{{Dice: []int{6, 5, 4, 6, 6}}}})
 	noErr(t, err)
-	r, err = svc.SubmitTurn(ctx, scarne, Key{Status: 201}, 3, TurnInput{Player: playoff.Players[1], Rolls: []game.Roll{{Dice: []int{6, 5, 4, 1, 1}}}})
+	r, err = svc.SubmitTurn(ctx, scarne, answered(201), 3, TurnInput{Player: playoff.Players[1], Rolls: []game.Roll{{Dice: []int{6, 5, 4, 1, 1}}}})
 	noErr(t, err)
 	end := r.Value.(RoundView)
 	if end.Game == nil || end.Game.Winner != playoff.Players[0] || end.Game.Settlement.Payouts[0].Amount != 2 {

@@ -87,9 +87,9 @@ func testSealHistoryOnTwoInstancesAtOnce(t *testing.T, clock func() time.Time) {
 	}
 	bar := Auth{TableID: 1, Token: tokens["1"]}
 	reqHash, _ := hex.DecodeString("cb85d4961215f15ed63f23b0a3554053782858568f87ded71db923433652c3fb")
-	again, err := a.StartRound(ctx, bar, Key{Key: "round-1", Hash: reqHash, Status: 201}, StartRoundInput{})
-	if err != nil || !again.Replayed || !strings.Contains(string(again.Body), `"number":1,`) {
-		t.Fatalf("the retried start of round 1, after two instances sealed at once: %+v %s %v", again, again.Body, err)
+	again, err := a.StartRound(ctx, bar, keyed("round-1", reqHash, 201), StartRoundInput{})
+	if err != nil || !again.Replayed || !strings.Contains(string(again.Answer.Body), `"number":1,`) {
+		t.Fatalf("the retried start of round 1, after two instances sealed at once: %+v %s %v", again, again.Answer.Body, err)
 	}
 	if rep, err := a.Audit(ctx, bar, AuditQuery{}); err != nil || !rep.OK {
 		t.Fatalf("the bar table after two instances sealed at once: %+v %v", rep, err)

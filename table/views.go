@@ -7,6 +7,7 @@ import (
 	"github.com/tally-dice/tally/game"
 	"github.com/tally-dice/tally/game/royale"
 	"github.com/tally-dice/tally/ledger"
+	"github.com/tally-dice/tally/pay"
 )
 
 // This file is what the service answers with: the shapes openapi.yaml
@@ -57,6 +58,8 @@ type TableView struct {
 	// the crew a night was made for.
 	Kind string `json:"kind,omitempty"`
 	Crew int64  `json:"crew,omitempty"`
+	// UnitValue is what one unit is worth, when the host said.
+	UnitValue *UnitValueView `json:"unitValue,omitempty"`
 }
 
 // GameView is the running state of a game of rounds (Scarne).
@@ -81,10 +84,7 @@ func (st *tableState) view(viewer Principal) TableView {
 	t := st.row
 	v := TableView{ID: t.ID, Name: t.Name, Ruleset: t.Rules, Currency: t.Currency, NoOverdraft: t.NoOverdraft,
 		Status: t.Status, Players: make([]PlayerView, 0, len(st.players)), CreatedAt: t.CreatedAt, ClosedAt: t.ClosedAt,
-		Crew: t.Crew}
-	if t.Kind == db.KindCrew {
-		v.Kind = db.KindCrew
-	}
+		Crew: t.Crew, UnitValue: unitValueView(t)}
 	if viewer.Role != RoleAudit {
 		v.JoinCode = t.JoinCode
 	}
@@ -96,28 +96,7 @@ func (st *tableState) view(viewer Principal) TableView {
 			v.Pot = a.Balance
 		}
 	}
-	if r := st.last; r != nil {
-		v.RoundsPlayed = r.row.Number
-		if r.row.Status == db.RoundOpen {
-			v.CurrentRound, v.RoundsPlayed = r.row.Number, r.row.Number-1
-		}
-	}
-	if t.Royale != nil {
-		v.Royale = &RoyaleSummary{Options: *t.Royale}
-		if g := st.royale; g != nil {
-			v.Royale.Games = g.row.Number
-			if g.game.Phase() != royale.PhaseOver {
-				v.Royale.Current, v.Royale.Games = g.row.Number, g.row.Number-1
-			}
-		}
-	}
-	if st.rules().Goal.Kind != game.GoalRound && st.game != nil {
-		gv := &GameView{Totals: st.game.Totals(), Over: st.game.Over(), Playoff: st.game.Playoff()}
-		if res, ok := st.game.Result(); ok {
-			gv.Winner = res.Winner
-		}
-		v.Game = gv
-	}
+	st.game.view(&v)
 	return v
 }
 
@@ -203,14 +182,31 @@ type BalancesView struct {
 	Pot      int64                  `json:"pot"`
 	Bank     int64                  `json:"bank"`
 	Players  []ledger.PlayerBalance `json:"players"`
+	// Value is what a unit is worth, when the host said (payments.go);
+	// Worth is then each player's balance in that currency, in the order
+	// of Players.
+	Value *UnitValueView `json:"value,omitempty"`
+	Worth []*pay.Money   `json:"worth,omitempty"`
 }
 
-func balancesView(sheet ledger.BalanceSheet) BalancesView {
-	return BalancesView{Currency: sheet.Currency, Pot: sheet.Pot, Bank: sheet.World, Players: sheet.Players}
+func balancesView(row db.Table, sheet ledger.BalanceSheet) BalancesView {
+	v := BalancesView{Currency: sheet.Currency, Pot: sheet.Pot, Bank: sheet.World, Players: sheet.Players, Value: unitValueView(row)}
+	if v.Value != nil {
+		v.Worth = make([]*pay.Money, len(sheet.Players))
+		for i, p := range sheet.Players {
+			v.Worth[i] = worth(row, p.Balance)
+		}
+	}
+	return v
 }
 
-// SettleUpView is a settle-up plan with who owes whom in plain words.
+// SettleUpView is a settle-up plan with who owes whom in plain words and,
+// for each payment, its worth and how the payee likes to be paid
+// (settleup.go); and the table's payment claims.
 type SettleUpView struct {
 	ledger.SettlePlan
-	Owes []string `json:"owes"`
+	Owes      []string       `json:"owes"`
+	Value     *UnitValueView `json:"value,omitempty"`
+	Transfers []TransferView `json:"transfers"`
+	Claims    []ClaimView    `json:"claims"`
 }

@@ -38,6 +38,7 @@ type config struct {
 	MaxConns    int
 	DebugAddr   string
 	Game        string // dice or royale
+	Statements  int    // with --tallyd: print this many statements of pg_stat_statements
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -54,11 +55,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.MaxConns, "db-max-conns", 0, "with --tallyd: its --db-max-conns (0: its default)")
 	fs.StringVar(&c.Game, "game", "dice", "what the clients play: dice (bar rounds) or royale (Battleship Royale games)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "with --tallyd: its --debug-addr, to profile it while it is measured")
+	fs.IntVar(&c.Statements, "statements", 0, "with --tallyd: load pg_stat_statements and print this many of Tally's statements, and its index reads, after each run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if c.Game != "dice" && c.Game != "royale" {
 		fmt.Fprintln(stderr, "tallybench: --game is dice or royale")
+		return 2
+	}
+	if c.Statements > 0 && c.Tallyd == "" {
+		fmt.Fprintln(stderr, "tallybench: --statements needs --tallyd")
 		return 2
 	}
 	if (c.Tallyd == "") == (c.URL == "" || c.DatabaseURL == "") {
@@ -96,11 +102,21 @@ func bench(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		if c.Game == "royale" {
 			play = playGames
 		}
+		if c.Statements > 0 {
+			if err := resetStatements(ctx, env.statementsDSN); err != nil {
+				return err
+			}
+		}
 		load, err := play(ctx, env, c.Clients, c.Warmup, c.Duration)
 		if err != nil {
 			return err
 		}
 		report(stdout, run, pg, load)
+		if c.Statements > 0 {
+			if err := reportStatements(ctx, stdout, env.statementsDSN, c.Statements, load.requests()); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

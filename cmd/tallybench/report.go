@@ -23,10 +23,7 @@ func report(w io.Writer, run int, pg pgbenchResult, load loadResult) {
 	fmt.Fprintf(w, "\nrun %d\n", run)
 	fmt.Fprintf(w, "  pgbench tpcb-like: %.0f TPS; latency p50 %s p90 %s p99 %s (%d transactions)\n",
 		pg.TPS, ms(pgp[0]), ms(pgp[1]), ms(pgp[2]), len(pg.Latencies))
-	requests := 0
-	for _, l := range load.Latencies {
-		requests += len(l)
-	}
+	requests := load.requests()
 	unit := "rounds"
 	if load.Games {
 		unit = "Battleship Royale games"
@@ -84,3 +81,12 @@ func percentiles(d []time.Duration) [3]time.Duration {
 func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
 
 func us(d time.Duration) string { return fmt.Sprintf("%dµs", d.Microseconds()) }
+
+// requests is how many requests were counted.
+func (l loadResult) requests() int {
+	n := 0
+	for _, d := range l.Latencies {
+		n += len(d)
+	}
+	return n
+}

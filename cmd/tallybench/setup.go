@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/tally-dice/tally/db"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tally-dice/tally/db"
 
 	"github.com/tally-dice/tally/db/pgserver"
 )
@@ -25,8 +27,11 @@ type env struct {
 	url        string
 	pgbenchDSN string
 	server     *pgserver.Server
-	tallyd     *exec.Cmd
-	secrets    string // tallyd's secret's directory, removed on close
+	// statementsDSN is Tally's database as PostgreSQL's superuser
+	// (--statements).
+	statementsDSN string
+	tallyd        *exec.Cmd
+	secrets       string // tallyd's secret's directory, removed on close
 }
 
 // setUp starts the servers (--tallyd) or finds them (--url).
@@ -40,11 +45,15 @@ func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
 		return e, pgserver.CreateDatabases(ctx, c.DatabaseURL, pgbenchDatabase)
 	}
 	fmt.Fprintln(log, "tallybench: starting a durable PostgreSQL")
-	srv, err := pgserver.Start(ctx, pgserver.Config{Fsync: true, Settings: map[string]string{"max_connections": "200"}})
+	settings := map[string]string{"max_connections": "200"}
+	if c.Statements > 0 {
+		maps.Copy(settings, statementsLibrary)
+	}
+	srv, err := pgserver.Start(ctx, pgserver.Config{Fsync: true, Settings: settings})
 	if err != nil {
 		return nil, err
 	}
-	e := &env{server: srv, pgbenchDSN: srv.DSNFor(pgbenchDatabase)}
+	e := &env{server: srv, pgbenchDSN: srv.DSNFor(pgbenchDatabase), statementsDSN: srv.DSNFor("tally")}
 	if err := pgserver.CreateDatabases(ctx, srv.DSN(), "tally", pgbenchDatabase); err != nil {
 		e.close()
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tally-dice/tally/https/acmetest"
 )
 
 // httpsConfig is a configuration serving HTTPS with a certificate the
@@ -18,7 +20,7 @@ func httpsConfig(t *testing.T, httpsAddr, plainAddr string) config {
 	t.Helper()
 	dir := t.TempDir()
 	c := config{TLSCert: filepath.Join(dir, "cert.pem"), TLSKey: filepath.Join(dir, "key.pem"), Addr: httpsAddr, HTTPAddr: plainAddr}
-	newSelfSigned(t, 1).install(t, c.TLSCert, c.TLSKey)
+	acmetest.SelfSigned(t, 1).Install(t, c.TLSCert, c.TLSKey)
 	return c
 }
 
@@ -32,8 +34,9 @@ func TestATakenPortStopsTallydBeforeItServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	httpsAddr := freeAddr(t)
-	cfg := httpsConfig(t, httpsAddr, taken.Addr().String())
+	// Port 0: the https listener is given a port of its own, which no
+	// parallel test can take between a free port's choice and its use.
+	cfg := httpsConfig(t, "127.0.0.1:0", taken.Addr().String())
 	ls, err := newListeners(cfg, http.NotFoundHandler(), nil, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -42,11 +45,27 @@ func TestATakenPortStopsTallydBeforeItServes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "http listener") {
 		t.Fatalf("with the plain-http address taken: %v", err)
 	}
-	l, err := net.Listen("tcp", httpsAddr)
-	if err != nil {
-		t.Fatalf("the https address is still held: %v", err)
+	// The https listener had listened, and is closed again. (Dialling or
+	// listening on its address instead would race with the parallel
+	// tests, which may be given the freed port.)
+	if ls.list[0].name != "https" || ls.list[0].l == nil {
+		t.Fatalf("the https listener, which comes first, never listened: %+v", ls.list[0])
 	}
-	l.Close()
+	assertClosed(t, ls.list[:1])
+}
+
+// assertClosed checks that each listener refuses to accept: closed, not
+// merely idle.
+func assertClosed(t *testing.T, list []*listener) {
+	t.Helper()
+	for _, l := range list {
+		if d, ok := l.l.(interface{ SetDeadline(time.Time) error }); ok {
+			_ = d.SetDeadline(time.Now().Add(time.Second)) // an open listener answers with a timeout, not a hang
+		}
+		if _, err := l.l.Accept(); !errors.Is(err, net.ErrClosed) {
+			t.Errorf("%s on %s still takes connections: %v", l.name, l.l.Addr(), err)
+		}
+	}
 }
 
 // TestEveryListenerShutsDownTogether: when tallyd is told to stop, both
@@ -86,12 +105,5 @@ func TestEveryListenerShutsDownTogether(t *testing.T) {
 	if len(ls.list) != 2 {
 		t.Fatalf("%d listeners, want https and plain http", len(ls.list))
 	}
-	for _, l := range ls.list {
-		if d, ok := l.l.(interface{ SetDeadline(time.Time) error }); ok {
-			_ = d.SetDeadline(time.Now().Add(time.Second)) // an open listener answers with a timeout, not a hang
-		}
-		if _, err := l.l.Accept(); !errors.Is(err, net.ErrClosed) {
-			t.Errorf("%s on %s still takes connections after the shutdown: %v", l.name, l.l.Addr(), err)
-		}
-	}
+	assertClosed(t, ls.list)
 }

@@ -185,16 +185,32 @@ func startTallyd(t *testing.T, bin, dataDir string, args ...string) (string, fun
 	return base, p.stop
 }
 
-// freeAddr is an address of 127.0.0.1 with a port free a moment ago.
+// freeAddr is an address of 127.0.0.1 with a port free a moment ago,
+// never one it gave this test binary before (a port handed to one
+// parallel test and freed by it is not handed to another).
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	given.Lock()
+	defer given.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		if !given.ports[addr] {
+			given.ports[addr] = true
+			return addr
+		}
 	}
-	defer l.Close()
-	return l.Addr().String()
 }
+
+// given are the addresses freeAddr handed out.
+var given = struct {
+	sync.Mutex
+	ports map[string]bool
+}{ports: map[string]bool{}}
 
 // process is a tallyd started by runTallyd.
 type process struct {

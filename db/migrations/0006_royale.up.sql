@@ -1,4 +1,4 @@
--- 0006_royale: Battleship Royale tables (ROYALE.md). A table plays either
+-- 0006_royale: Battleship Royale tables (docs/royale.md). A table plays either
 -- the dice games or Battleship Royale; a Royale table keeps its options in
 -- the table row, and its games as a setup (the players, who starts, the
 -- dealt hands) plus every accepted action, in order, which the service

@@ -28,9 +28,23 @@
 -- it. The others stay NULL, as their events say nothing: the host's phone
 -- is then not known to have seen a closed throw, so it is not shown or
 -- allowed a claim for it, and a refusal names "a phone".
-ALTER TABLE players ADD COLUMN host boolean NOT NULL DEFAULT false,
-    ADD CONSTRAINT players_host_claimed CHECK (NOT host OR claimed_at IS NOT NULL);
-CREATE UNIQUE INDEX players_host_key ON players (table_id) WHERE host;
+--
+-- On Citus (docs/citus.md) players and round_actions are distributed
+-- already when an existing database is upgraded. Citus sends ADD COLUMN to
+-- the shards as it reads it, but an added constraint or index as the text
+-- of the query that made it, and this file's text is many statements,
+-- which a worker refuses (citusdata/citus#6608, as migration 10 says); it
+-- also takes ADD CONSTRAINT only alone. So the check and the index are
+-- made inside a block, one statement each, where that text is the one
+-- statement. (sqlc reads no block: what it must see, the columns, stays
+-- outside.)
+ALTER TABLE players ADD COLUMN host boolean NOT NULL DEFAULT false;
+DO $$
+BEGIN
+    ALTER TABLE players ADD CONSTRAINT players_host_claimed CHECK (NOT host OR claimed_at IS NOT NULL);
+    CREATE UNIQUE INDEX players_host_key ON players (table_id) WHERE host;
+END
+$$;
 ALTER TABLE round_actions ADD COLUMN by_host boolean;
 UPDATE round_actions a SET by_host = (e.payload ->> 'byHost')::boolean
 FROM events e

@@ -1,10 +1,11 @@
 -- name: IdempotencyKeyGet :one
--- IdempotencyKeyGet finds a stored answer stored after since: an older one
--- has expired, even before IdempotencyKeyExpire removes it. The service's
--- clock says when since is, not the database's, so that the one clock
--- that stores an answer's time also tells its age.
+-- IdempotencyKeyGet finds a stored answer by its primary key, and only by
+-- it: with the age of the answer in the condition, the planner took the
+-- index on (table_id, created_at) (idempotency_keys_age_idx) and read
+-- every answer the table had stored that day. Whether it has expired is
+-- decided by the caller (db.Batch.IdempotencyKeyGet).
 SELECT * FROM idempotency_keys
-WHERE table_id = @table_id AND scope = @scope AND key = @key AND created_at > @since::timestamptz;
+WHERE table_id = @table_id AND scope = @scope AND key = @key;
 
 -- name: IdempotencyKeyInsert :exec
 -- IdempotencyKeyInsert stores the answer to a key on its own, for the one

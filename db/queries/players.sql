@@ -16,6 +16,14 @@ VALUES (@table_id, 'player', currval(pg_catalog.pg_get_serial_sequence('public.p
 -- name: PlayerList :many
 SELECT * FROM players WHERE table_id = @table_id ORDER BY seat, id;
 
+-- name: PlayerListChanged :many
+-- PlayerListChanged is PlayerList when the table's chain head is no longer
+-- the given one, and nothing when it is (a writer's cached state still
+-- holds: TableLoadChanged).
+SELECT * FROM players WHERE table_id = @table_id
+  AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = @table_id AND t.event_seq = @head_seq AND t.event_hash = @head_hash)
+ORDER BY seat, id;
+
 -- name: PlayerClaim :exec
 WITH claimed AS (
     UPDATE players SET token_hash = @token_hash, claimed_at = now()

@@ -7,9 +7,9 @@ SELECT nextval(pg_get_serial_sequence('tables', 'id'))::bigint AS id;
 -- TableInsert makes a table, under an id from TableNextID
 -- (TableAccountsInsert opens its pot and its bank, JoinCodeInsert its
 -- code).
-INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, royale, kind, crew)
+INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, royale, game, crew)
 OVERRIDING SYSTEM VALUE
-VALUES (@id, @name, @ruleset, @currency, @join_code, @host_token_hash, @audit_token_hash, @no_overdraft, @royale, @kind, @crew)
+VALUES (@id, @name, @ruleset, @currency, @join_code, @host_token_hash, @audit_token_hash, @no_overdraft, @royale, @game, @crew)
 RETURNING *;
 
 -- name: TableAccountsInsert :exec
@@ -118,3 +118,8 @@ WITH closed AS (
     RETURNING 1
 )
 SELECT tally_expect(count(*), 1, 'an open table to close') FROM closed;
+
+-- name: TableUnitValueSet :exec
+-- TableUnitValueSet sets (or, with NULLs, clears) what one of the table's
+-- units is worth.
+UPDATE tables SET unit_currency = sqlc.narg(unit_currency), unit_minor = sqlc.narg(unit_minor) WHERE id = @id;

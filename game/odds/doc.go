@@ -49,7 +49,7 @@
 //     cargo is a plain score, as in the engine. It is assumed always claimed
 //     in time. A point equal to the top score (12 with two cargo dice) is an
 //     ordinary score, such as an unclaimed closed automatic, which a later
-//     claimed automatic beats (RULES.md §4).
+//     claimed automatic beats (docs/rules.md §4).
 //   - Low-or-high: the first banked die fixes the path. A throw that could
 //     start either sequence (a 6 and a 1 with nothing banked) is a choice the
 //     player makes to suit their objective. Query.PathHint names the path;

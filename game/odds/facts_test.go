@@ -87,7 +87,7 @@ func qualifyExact(seqs [][]int, path, progress, rolls int, memo map[[3]int]*big.
 }
 
 // bankExact is the progress along seq after banking from dice, written
-// directly from RULES.md §1: look for the next required value among the
+// directly from docs/rules.md §1: look for the next required value among the
 // unused dice, as long as it shows.
 func bankExact(seq []int, progress int, dice []int) int {
 	used := make([]bool, len(dice))
@@ -149,7 +149,7 @@ func TestQualifyingMatchesExactRationals(t *testing.T) {
 }
 
 // meierExact enumerates all 6^6 ordered Meier turns, scoring each directly
-// from RULES.md §3, and returns the exact chance of each score (index 0 to
+// from docs/rules.md §3, and returns the exact chance of each score (index 0 to
 // 24) and of no score.
 func meierExact() (scores [meierMax + 1]*big.Rat, none *big.Rat) {
 	counts := make([]int64, meierMax+1)

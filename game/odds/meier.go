@@ -2,7 +2,7 @@ package odds
 
 import "slices"
 
-// Die Familie Meier (RULES.md §3): three throws of three, two and one dice;
+// Die Familie Meier (docs/rules.md §3): three throws of three, two and one dice;
 // Mr Meier is a 1, Mrs Meier a 2, and every die thrown after both have
 // appeared is a child. The turn has no decisions, so its graph is a chain of
 // forced rolls; it shares the machinery of the Ship family so that the

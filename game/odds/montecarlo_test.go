@@ -13,7 +13,7 @@ import (
 // Every decision (the asking player's after the first, and every later
 // player's) is taken from the advisor's Best.Win, as the model assumes, but
 // the dice, the banking, automatics and who wins are worked out here
-// directly from RULES.md. If the advisor's arithmetic were wrong anywhere
+// directly from docs/rules.md. If the advisor's arithmetic were wrong anywhere
 // (the graph, the merging of throws, the later players' tables) the
 // observed frequencies would drift from its numbers.
 
@@ -166,7 +166,7 @@ func (s *simulator) turn(q Query, first int) result {
 	}
 }
 
-// bankDice banks from a throw (RULES.md §1), choosing the path in
+// bankDice banks from a throw (docs/rules.md §1), choosing the path in
 // low-or-high the way a player playing to win would: by asking the advisor
 // about each position the throw could lead to.
 func (s *simulator) bankDice(q Query, banked, dice []int, rolls int) ([]int, []int) {
@@ -212,7 +212,7 @@ func bankAlong(seq, banked, dice []int) ([]int, []int) {
 	return banked, left
 }
 
-// meierTurn plays Die Familie Meier from the position in q (RULES.md §3).
+// meierTurn plays Die Familie Meier from the position in q (docs/rules.md §3).
 func (s *simulator) meierTurn(q Query) result {
 	mr, mrs := slices.Contains(q.Banked, 1), slices.Contains(q.Banked, 2)
 	children := 0

@@ -187,7 +187,7 @@ func (b *shipBuilder) unqualified(st state) int32 {
 
 // afterThrow is the node a throw leads to. With no path fixed yet, each
 // sequence whose first die shows is an option; when more than one is, the
-// player chooses (RULES.md §2, low-or-high), among the preferred sequences
+// player chooses (docs/rules.md §2, low-or-high), among the preferred sequences
 // in st.mask if the throw starts any of them. Banking is mandatory, so a
 // throw that starts only a sequence outside the mask still banks it.
 func (b *shipBuilder) afterThrow(st state, t throw) int32 {
@@ -211,7 +211,7 @@ func (b *shipBuilder) afterThrow(st state, t throw) int32 {
 	return b.choice(options)
 }
 
-// bank applies mandatory banking along a path (RULES.md §1): the next
+// bank applies mandatory banking along a path (docs/rules.md §1): the next
 // required value if the throw shows it, then the next, one die of each.
 func (b *shipBuilder) bank(st state, path int, t throw) state {
 	seq := b.seqs[path]

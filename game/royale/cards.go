@@ -37,7 +37,7 @@ func (k Kind) Length() int {
 }
 
 // DealtBonus is the bonus number Tally prints on a card it deals in the
-// advanced game (ROYALE.md 1, a house rule): the ship's length minus one.
+// advanced game (docs/royale.md §1, a house rule): the ship's length minus one.
 func (k Kind) DealtBonus() int { return k.Length() - 1 }
 
 // ErrCard is wrapped by every refusal of a card's shape.

@@ -1,5 +1,5 @@
 // Package royale is the rulebook of Battleship Royale as Tally referees it
-// (../shared/ROYALE.md): the shared 10x10 grid, ship cards, fleets dealt or
+// (docs/royale.md): the shared 10x10 grid, ship cards, fleets dealt or
 // entered and each fleet's commitment, turns of shots, sonar and bonuses,
 // sinking and elimination, the end and its money, and what each viewer may
 // see. Like package game it is pure: no I/O, no clock, and no randomness
@@ -13,8 +13,8 @@
 //
 // # House rules
 //
-// ROYALE.md decides where the seed rules are silent; these are its
-// decisions, and the engine's own where ROYALE.md is silent too. The option
+// docs/royale.md decides where the seed rules are silent; these are its
+// decisions, and the engine's own where docs/royale.md is silent too. The option
 // that changes a rule is named where one exists.
 //
 // The board:
@@ -29,17 +29,17 @@
 //
 // Cards and fleets:
 //
-//   - A dealt card's bonus number is the ship's length minus one (ROYALE.md
-//     Decision), the submarine's (2) included. A sunk submarine earns a
+//   - A dealt card's bonus number is the ship's length minus one (docs/royale.md
+//     §1, a house rule), the submarine's (2) included. A sunk submarine earns a
 //     sonar and no shots, whatever its card says, so its bonus number is
 //     kept as the card shows it, dealt or entered, and changes nothing.
 //   - Within one fleet no two surface ships share a cell; a submarine may
 //     share cells with a ship (not with another submarine: a standard hand
 //     may hold two), and different players' cards may share cells freely
-//     (ROYALE.md Decision).
+//     (docs/royale.md §1, a house rule).
 //   - Fleets dealt (option fleet: dealt, the default): the standard deck
 //     has the five kinds equally; the advanced hand is a submarine plus
-//     ship cards of the four surface kinds equally (ROYALE.md Decision).
+//     ship cards of the four surface kinds equally (docs/royale.md §2, a house rule).
 //     Hands are 5 cards with 2-4 players and 4 with 5-6, the submarine
 //     included; everyone keeps all but 2, never discarding the submarine.
 //   - Fleets entered (option fleet: entered): the standard fleet is
@@ -59,7 +59,7 @@
 //   - The host picks who starts (Setup.First); play goes in seat order,
 //     skipping eliminated players.
 //   - The die is entered from the real die, or rolled by Tally (option die:
-//     tally, ROYALE.md Decision); the engine only checks 1-3. Each turn has
+//     tally, docs/royale.md §3, a house rule); the engine only checks 1-3. Each turn has
 //     exactly one roll, before any shot; a turn ends only when its player
 //     says done (end), which is refused while the die's shots are not all
 //     fired (standard) or before the die's volley (advanced), unless no
@@ -98,7 +98,7 @@
 //     turn at once.
 //   - The game ends when at most one player has a card afloat after a shot
 //     or volley: that player wins, or, when none is left, the players that
-//     shot or volley eliminated tie (ROYALE.md Decision).
+//     shot or volley eliminated tie (docs/royale.md §4, a house rule).
 //
 // Money:
 //
@@ -127,7 +127,7 @@
 //     fleets that were in); discarded cards never are.
 //   - A shot cell shows "miss", "hit" (with the number of cards hit) or
 //     "sunk" once every card that covered it has sunk; a sunk card's cell
-//     still under a card afloat shows "hit" (ROYALE.md 3, sunk markers).
+//     still under a card afloat shows "hit" (docs/royale.md §3, sunk markers).
 //
 // # Versions of the rules
 //

@@ -2,7 +2,7 @@ package royale
 
 import "github.com/tally-dice/tally/game"
 
-// This file resolves shots (ROYALE.md 3 and 4): hits on every card afloat
+// This file resolves shots (docs/royale.md §3 and 4): hits on every card afloat
 // under a cell, sinking, trophies and bounties, elimination and the end.
 
 // Outcome is what one accepted action did: all public except Hand/Fleet never appear here.

@@ -17,7 +17,7 @@ var ErrFleet = errors.New("not a fleet")
 type Fleet []Card
 
 // Check refuses a fleet with a card that is no ship card, or with two
-// surface ships on one cell, or two submarines on one cell (ROYALE.md 1, a
+// surface ships on one cell, or two submarines on one cell (docs/royale.md §1, a
 // house rule: a submarine may share cells with a ship; two players' cards
 // may share cells freely).
 func (f Fleet) Check() error {

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// This file is the fleets phase (ROYALE.md 2): each player keeps cards
+// This file is the fleets phase (docs/royale.md §2): each player keeps cards
 // of the hand Tally dealt, or enters the cards they hold, with a salt for
 // the fleet's commitment; play starts when the last fleet is in.
 

@@ -22,7 +22,7 @@ type Setup struct {
 }
 
 // PlayOrder is the game's players in the order they play: seat order,
-// starting from the first player (ROYALE.md 3). Money handed back
+// starting from the first player (docs/royale.md §3). Money handed back
 // (ReturnOrder) follows it, as a dice round's players do.
 func (s Setup) PlayOrder() []game.PlayerID { return game.PlayOrder(s.Players, s.First) }
 

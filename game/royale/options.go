@@ -6,7 +6,7 @@ import (
 	"io"
 )
 
-// Mode is the game played: standard or advanced (ROYALE.md 3).
+// Mode is the game played: standard or advanced (docs/royale.md §3).
 type Mode string
 
 // The two modes of Battleship Royale.
@@ -15,7 +15,7 @@ const (
 	Advanced Mode = "advanced"
 )
 
-// FleetSource says where the fleets come from (ROYALE.md 2).
+// FleetSource says where the fleets come from (docs/royale.md §2).
 type FleetSource string
 
 // Tally deals the fleets, or each player enters the cards they hold.
@@ -27,7 +27,7 @@ const (
 // DieSource says who rolls the die: the table's real die, or Tally.
 type DieSource string
 
-// The real die at the table, or Tally's roll (a house rule, ROYALE.md 3).
+// The real die at the table, or Tally's roll (a house rule, docs/royale.md §3).
 const (
 	RealDie  DieSource = "real"
 	TallyDie DieSource = "tally"

@@ -6,7 +6,7 @@ import (
 	"github.com/tally-dice/tally/game"
 )
 
-// This file is the money (ROYALE.md 4): the winner takes the pot, tied
+// This file is the money (docs/royale.md §4): the winner takes the pot, tied
 // winners split it as the dice games do, an abandoned game returns it.
 
 // Result is how a game ended and its money.

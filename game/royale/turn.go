@@ -2,7 +2,7 @@ package royale
 
 import "fmt"
 
-// This file is a turn (ROYALE.md 3): sonar, the roll, the die's shots
+// This file is a turn (docs/royale.md §3): sonar, the roll, the die's shots
 // (standard: one at a time; advanced: one volley), bonus shots, and done.
 
 // turnState is the progress of the turn being played.

@@ -153,7 +153,7 @@ func (g *Game) own(v *View, i int) {
 
 // pegs are the board's shot cells in board order. A cell is "sunk" once
 // every card that covered it has sunk; a sunk card's cell still under a
-// card afloat shows "hit" (ROYALE.md 3, sunk markers).
+// card afloat shows "hit" (docs/royale.md §3, sunk markers).
 func (g *Game) pegs() []Peg {
 	out := []Peg{}
 	for at, hits := range g.board {

@@ -33,7 +33,7 @@
 // regularized upper incomplete gamma function Q(5/2, χ²/2). A set of dice
 // gets a verdict only from MinThrows (30) dice on, when a fair die is
 // expected to show every face at least five times; before that it is
-// "not enough throws yet". Dice are flagged at the 1% level (p < 0.01).
+// "not enough dice yet". Dice are flagged at the 1% level (p < 0.01).
 //
 // A crew tests many sets of dice, and each test flags fair dice one time in
 // a hundred by chance alone, so with many members some fair dice will be

@@ -8,7 +8,10 @@ import (
 )
 
 // This file puts a fairness test into words a bar crowd reads at a glance:
-// how many throws, the face furthest from its fair share, and how often
+// how many dice (each die of every throw counts once, so two throws of
+// five are ten dice, not two throws), the face furthest from its fair
+// share with how often fair dice would show it (a sixth of the dice: a
+// count, not an average face, which for a fair die is 3.5), and how often
 // fair dice come out at least that uneven.
 
 // loadedBelow is the p-value under which flagged dice are called loaded
@@ -20,11 +23,11 @@ const loadedBelow = 1e-4
 // ("Bob's dice"), out of checked members' sets tested.
 func (c *DiceCheck) explain(subject string, checked int) {
 	if c.Verdict == VerdictTooFew {
-		c.Summary = fmt.Sprintf("not enough throws yet (%d of %d)", c.Throws, MinThrows)
-		c.Explanation = fmt.Sprintf("Only %s of %s so far; it takes %d before luck and loaded dice can be told apart.",
-			plural(c.Throws, "throw"), subject, MinThrows)
+		c.Summary = fmt.Sprintf("not enough dice yet (%d of %d)", c.Throws, MinThrows)
+		c.Explanation = fmt.Sprintf("Only %s counted so far for %s (each die of every throw counts); it takes %d before luck and loaded dice can be told apart.",
+			dice(c.Throws), subject, MinThrows)
 		if c.Throws == 0 {
-			c.Explanation = fmt.Sprintf("No throws of %s yet; it takes %d before luck and loaded dice can be told apart.", subject, MinThrows)
+			c.Explanation = fmt.Sprintf("No dice counted yet for %s; it takes %d before luck and loaded dice can be told apart.", subject, MinThrows)
 		}
 		return
 	}
@@ -35,8 +38,12 @@ func (c *DiceCheck) explain(subject string, checked int) {
 	if float64(count) < want {
 		only = "only "
 	}
-	seen := fmt.Sprintf("Over %s throws %s showed %d %s%s of the time (%s times; fair dice average %s).",
-		thousands(c.Throws), subject, face, only, shareWords(share), thousands(count), thousands(int(math.Round(want))))
+	seen := fmt.Sprintf("Of %s thrown, %s showed %d %s%s of the time: %s, where fair dice would show it %s (a sixth of %s).",
+		dice(c.Throws), subject, face, only, shareWords(share), times(count), fairTimes(want), thousands(c.Throws))
+	if count == 0 {
+		seen = fmt.Sprintf("Of %s thrown, %s never showed %d, where fair dice would show it %s (a sixth of %s).",
+			dice(c.Throws), subject, face, fairTimes(want), thousands(c.Throws))
+	}
 	odds := oddsWords(c.PValue)
 	switch {
 	case c.Verdict == VerdictFair:
@@ -145,11 +152,29 @@ func possessive(name string, m Member) string {
 	return name + "'s"
 }
 
-// plural is n followed by word, with an s unless n is 1: "1 throw",
-// "12 throws".
-func plural(n int, word string) string {
+// dice is n dice in words: "1 die", "1,200 dice".
+func dice(n int) string {
 	if n == 1 {
-		return "1 " + word
+		return "1 die"
 	}
-	return thousands(n) + " " + word + "s"
+	return thousands(n) + " dice"
+}
+
+// times is a count of times: "once", "11 times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return thousands(n) + " times"
+}
+
+// fairTimes is how many times fair dice would show a face, want being a
+// sixth of the dice: "100 times" when that is whole, "about 6 times" (for
+// 34 dice) when it is not.
+func fairTimes(want float64) string {
+	n := int(math.Round(want))
+	if math.Abs(want-float64(n)) < 1e-9 {
+		return times(n)
+	}
+	return "about " + times(n)
 }

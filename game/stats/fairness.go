@@ -52,7 +52,7 @@ type DiceCheck struct {
 	PValue    float64 `json:"pValue"`
 	Verdict   Verdict `json:"verdict"`
 	// Summary is the verdict in a few words ("consistent with fair dice",
-	// "not enough throws yet (12 of 30)"); Explanation says it to the bar.
+	// "not enough dice yet (12 of 30)"); Explanation says it to the bar.
 	Summary     string `json:"summary"`
 	Explanation string `json:"explanation"`
 }

@@ -33,10 +33,10 @@ func TestFairnessWorked(t *testing.T) {
 			t.Errorf("%s: %+v, want faces %v and no verdict", c.Name, c, members[c.Member])
 		}
 	}
-	if got, want := d.Members[0].Summary, "not enough throws yet (5 of 30)"; got != want {
+	if got, want := d.Members[0].Summary, "not enough dice yet (5 of 30)"; got != want {
 		t.Errorf("Ann's summary %q, want %q", got, want)
 	}
-	if got, want := d.Members[4].Explanation, "No throws of Eve's dice yet; it takes 30 before luck and loaded dice can be told apart."; got != want {
+	if got, want := d.Members[4].Explanation, "No dice counted yet for Eve's dice; it takes 30 before luck and loaded dice can be told apart."; got != want {
 		t.Errorf("Eve's explanation %q, want %q", got, want)
 	}
 	if d.Checked != 0 || d.FalseAlarm != 0 || d.Level != 0.01 {
@@ -50,7 +50,7 @@ func TestFairnessWorked(t *testing.T) {
 		t.Errorf("table: χ² %v, p %v; want %v, 0.17678962451608", tb.ChiSquare, tb.PValue, 130.0/17)
 	}
 	// 11 of 34 is 0.3235, within 0.015 of a third; p 0.177 is 2 in 10.
-	want := "Over 34 throws the table's dice showed 1 about a third of the time (11 times; fair dice average 6). " +
+	want := "Of 34 dice thrown, the table's dice showed 1 about a third of the time: 11 times, where fair dice would show it about 6 times (a sixth of 34). " +
 		"Fair dice come out at least this uneven about 2 times in 10: consistent with fair dice."
 	if tb.Summary != "consistent with fair dice" || tb.Explanation != want {
 		t.Errorf("table says %q: %q\nwant %q", tb.Summary, tb.Explanation, want)
@@ -182,31 +182,36 @@ func TestExplanations(t *testing.T) {
 	}{
 		{name: "loaded: χ² 120 (see TestChiSquare), p 3.1e-24", f: Faces{80, 80, 80, 80, 80, 200}, checked: 3,
 			verdict: VerdictFlagged, summary: "look loaded",
-			text: "Over 600 throws Bob's dice showed 6 a third of the time (200 times; fair dice average 100). " +
+			text: "Of 600 dice thrown, Bob's dice showed 6 a third of the time: 200 times, where fair dice would show it 100 times (a sixth of 600). " +
+				"Fair dice come out this uneven by chance less than once in a million times: Bob's dice look loaded."},
+		// χ² = (100² + 5·20²)/100 = 120, as above: a face never shown.
+		{name: "a face never shown", f: Faces{0, 120, 120, 120, 120, 120}, checked: 1,
+			verdict: VerdictFlagged, summary: "look loaded",
+			text: "Of 600 dice thrown, Bob's dice never showed 1, where fair dice would show it 100 times (a sixth of 600). " +
 				"Fair dice come out this uneven by chance less than once in a million times: Bob's dice look loaded."},
 		// χ² = (30² + 30²)/100 = 18, p = 0.00294: flagged but not beyond
 		// doubt. 5 and 6 are equally far off; 5 is named. 70/600 = 0.117 is
 		// within 0.015 of an eighth; 1/p = 340; 1 - 0.99³ = 3%.
 		{name: "suspicious: χ² 18, p 0.0029", f: Faces{100, 100, 100, 100, 70, 130}, checked: 3,
 			verdict: VerdictFlagged, summary: "look suspicious",
-			text: "Over 600 throws Bob's dice showed 5 only about an eighth of the time (70 times; fair dice average 100). " +
+			text: "Of 600 dice thrown, Bob's dice showed 5 only about an eighth of the time: 70 times, where fair dice would show it 100 times (a sixth of 600). " +
 				"Fair dice come out this uneven by chance about once in 340 times: Bob's dice look suspicious. " +
 				"With 3 members' dice tested, there is a 3% chance that some fair set gets flagged by plain bad luck, so keep watching before you accuse anyone."},
 		{name: "suspicious, the only set tested", f: Faces{100, 100, 100, 100, 70, 130}, checked: 1,
 			verdict: VerdictFlagged, summary: "look suspicious",
-			text: "Over 600 throws Bob's dice showed 5 only about an eighth of the time (70 times; fair dice average 100). " +
+			text: "Of 600 dice thrown, Bob's dice showed 5 only about an eighth of the time: 70 times, where fair dice would show it 100 times (a sixth of 600). " +
 				"Fair dice come out this uneven by chance about once in 340 times: Bob's dice look suspicious. " +
 				"Fair dice get flagged like this once in a hundred tests, so keep watching before you accuse anyone."},
 		{name: "perfectly even: p = 1", f: Faces{5, 5, 5, 5, 5, 5}, checked: 1,
 			verdict: VerdictFair, summary: "consistent with fair dice",
-			text: "Over 30 throws Bob's dice showed 1 a sixth of the time (5 times; fair dice average 5). " +
+			text: "Of 30 dice thrown, Bob's dice showed 1 a sixth of the time: 5 times, where fair dice would show it 5 times (a sixth of 30). " +
 				"Fair dice come out at least this uneven almost every time: consistent with fair dice."},
 		{name: "one short", f: Faces{5, 5, 5, 5, 5, 4},
-			verdict: VerdictTooFew, summary: "not enough throws yet (29 of 30)",
-			text: "Only 29 throws of Bob's dice so far; it takes 30 before luck and loaded dice can be told apart."},
+			verdict: VerdictTooFew, summary: "not enough dice yet (29 of 30)",
+			text: "Only 29 dice counted so far for Bob's dice (each die of every throw counts); it takes 30 before luck and loaded dice can be told apart."},
 		{name: "a single throw", f: Faces{0, 0, 1},
-			verdict: VerdictTooFew, summary: "not enough throws yet (1 of 30)",
-			text: "Only 1 throw of Bob's dice so far; it takes 30 before luck and loaded dice can be told apart."},
+			verdict: VerdictTooFew, summary: "not enough dice yet (1 of 30)",
+			text: "Only 1 die counted so far for Bob's dice (each die of every throw counts); it takes 30 before luck and loaded dice can be told apart."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

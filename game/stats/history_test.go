@@ -44,8 +44,8 @@ func TestEmptyHistories(t *testing.T) {
 	}
 	want := Report{Members: []Figures{}, Season: []Standing{},
 		Dice: Fairness{Level: Level, Members: []DiceCheck{}, Table: DiceCheck{Name: "the table", Verdict: VerdictTooFew,
-			Summary:     "not enough throws yet (0 of 30)",
-			Explanation: "No throws of the table's dice yet; it takes 30 before luck and loaded dice can be told apart."}}}
+			Summary:     "not enough dice yet (0 of 30)",
+			Explanation: "No dice counted yet for the table's dice; it takes 30 before luck and loaded dice can be told apart."}}}
 	if !reflect.DeepEqual(rep, want) {
 		t.Errorf("empty history:\n got %+v\nwant %+v", rep, want)
 	}

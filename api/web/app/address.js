@@ -1,3 +1,4 @@
+// @ts-check
 // address.js says where other phones should open Tally: the public address
 // tallyd was given (--public-url), which the server writes into
 // index.html, or else the address this page was opened with. The join, share
@@ -6,7 +7,7 @@
 
 /** appAddress is the origin the app's links point to, such as https://tally.example.com. */
 export function appAddress() {
-  const given = document.querySelector('meta[name="tally-public-url"]')?.content;
+  const given = document.querySelector('meta[name="tally-public-url"]')?.getAttribute('content');
   if (given) {
     try {
       return new URL(given).origin;
@@ -18,6 +19,7 @@ export function appAddress() {
 }
 
 /** appLink is a link that opens the app at a hash route: appLink({join: 'ABC'}) is https://…/#join=ABC. */
+/** @param {URLSearchParams} params */
 export function appLink(params) {
   return `${appAddress()}/#${params}`;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // advisor.js asks POST /v1/odds what each choice is worth right now and
 // writes it in one line: "stand: 31% to win / roll both: 44%".
 
@@ -9,9 +10,15 @@ import * as api from './api.js';
  * the answer arrives and remembers it, so live re-renders do not ask again.
  * whole leaves out the choices that keep some cargo: a phone that may only
  * throw all of it again (cargo under the cup) cannot take them.
+ * @param {import('./session.js').Ready} s
+ * @param {api.Round} r
+ * @param {import('./play.js').Here['out']} out
+ * @param {number[]} cargo
+ * @param {boolean} [whole]
  */
 export function advisor(s, r, out, cargo, whole = false) {
-  const next = r.next;
+  const next = /** @type {api.Schemas['Next']} */ (r.next); // asked only while a choice is open
+  /** @type {api.Schemas['OddsRequest'] & { cargo: number[] }} */
   const req = {
     ruleset: s.table.ruleset,
     banked: out.banked || [],
@@ -26,11 +33,11 @@ export function advisor(s, r, out, cargo, whole = false) {
   const el = h('p.advisor', { 'data-testid': 'advisor', 'aria-live': 'polite' });
   const odds = s.ui.odds || (s.ui.odds = new Map());
   if (odds.has(key)) {
-    fill(el, odds.get(key), req.cargo.length, hidden, whole);
+    fill(el, /** @type {api.Advice} */ (odds.get(key)), req.cargo.length, hidden, whole);
     return el;
   }
   el.textContent = 'Working out the odds…';
-  api.send({ method: 'POST', path: '/v1/odds', body: req }, 2).then((advice) => {
+  api.odds(req).then((advice) => {
     odds.set(key, advice);
     fill(el, advice, req.cargo.length, hidden, whole);
   }, () => {
@@ -39,6 +46,10 @@ export function advisor(s, r, out, cargo, whole = false) {
   return el;
 }
 
+/**
+ * @param {HTMLElement} el @param {api.Advice} advice @param {number} cargoCount
+ * @param {boolean} hidden @param {boolean} whole
+ */
 function fill(el, advice, cargoCount, hidden, whole) {
   const best = advice.best && advice.best.win ? advice.best.win.choice : -1;
   const shown = advice.choices.map((c, i) => ({ c, i }))
@@ -49,15 +60,16 @@ function fill(el, advice, cargoCount, hidden, whole) {
   hidden ? h('span.muted', ' (scores under a cup not counted)') : null);
 }
 
-/** label names a choice the way players say it. */
+/** label names a choice the way players say it. @param {api.Schemas['Choice']} c @param {number} cargoCount */
 export function label(c, cargoCount) {
   if (c.kind === 'stand') return 'stand';
   if (c.kind === 'roll') return 'roll';
   const n = (c.rethrow || []).length;
   if (n === cargoCount) return cargoCount === 2 ? 'roll both' : 'roll all';
-  return `re-roll the ${c.rethrow.join(' & ')}`;
+  return `re-roll the ${(c.rethrow || []).join(' & ')}`;
 }
 
+/** @param {number} p */
 function pct(p) {
   return `${Math.round(p * 100)}%`;
 }

@@ -1,191 +1,56 @@
+// @ts-check
 // api.js is the app's only door to Tally: the public HTTP API with bearer
-// tokens. Every write carries an Idempotency-Key made once per intended
-// action and reused on every retry, so a double tap or a retry after a
-// dropped connection can never record a roll twice. Every answer that
-// names the table's chain head (Tally-Head, after a write) is kept on the
-// phone as a head it witnessed.
+// tokens. Every path of openapi.yaml the app uses is built behind it and
+// nowhere else, split by concern into api/: http.js sends (retries, the
+// Idempotency-Key every write carries and reuses on a retry, refusals as
+// Problem, the chain head an answer names), tables.js builds the paths of a
+// table, its seats and its log, play.js those of rounds and Battleship
+// Royale, money.js those of balances, the ledger and crews. Modules import
+// this file, never the ones under api/.
+//
+// The types are generated from openapi.yaml (api/web/types/openapi.d.ts,
+// `make types`), so a field the contract does not have fails tsc in the
+// module that reads it. A read returns the answer; a write returns the
+// Write to send (api.send or outbox.submit), which keeps its
+// Idempotency-Key across retries.
 
-import { sawHead } from './store.js';
+export { Problem, Offline, recordedSince, seen, unanswered, onNetwork, newKey, send } from './api/http.js';
+export * from './api/tables.js';
+export * from './api/play.js';
+export * from './api/money.js';
+export * from './api/payments.js';
 
-/** Problem is a refusal from the API (application/problem+json). */
-export class Problem extends Error {
-  constructor(p, status) {
-    super(p.detail || p.title || `HTTP ${status}`);
-    this.status = status;
-    this.type = p.type || '';
-    this.roll = p.roll;
-    this.die = p.die;
-    this.rule = p.rule;
-  }
-}
+/** @template [R=unknown] @typedef {import('./api/http.js').Request<R>} Request */
+/** @template [B=unknown], [R=unknown] @typedef {import('./api/http.js').Write<B, R>} Write */
 
-/**
- * recordedSince says whether err refused a write of play because something
- * was recorded since the state it was entered against (its `seen`): another
- * phone recorded the throw first. Its message says what and by whose phone;
- * the phone shows it, reads the table again and moves on.
- */
-export function recordedSince(err) {
-  return err instanceof Problem && err.type === '/problems/recorded-since';
-}
-
-/**
- * seen is what a write of play sends as its `seen`: the actions of the
- * round or game it was drawn from (view.actions), plus this phone's own
- * writes to the same path still waiting to be sent, which the server will
- * have recorded by the time this one arrives. A view without a count (kept
- * from an older server) sends none.
- */
-export function seen(view, waiting) {
-  return Number.isInteger(view.actions) ? { seen: view.actions + waiting } : {};
-}
-
-/** Offline means the request never got an answer, even after retries. */
-export class Offline extends Error {}
-
-/**
- * unanswered says whether err means the server did not judge the request:
- * the network failed, or the server (or a proxy in front of it) was busy
- * or down (408, 429, 502-504). Sending it again later may succeed.
- */
-export function unanswered(err) {
-  if (err instanceof Offline) return true;
-  return err instanceof Problem && [408, 429, 502, 503, 504].includes(err.status);
-}
-
-const listeners = new Set();
-
-/** onNetwork calls fn(ok, note) whenever requests start or stop failing. */
-export function onNetwork(fn) {
-  listeners.add(fn);
-}
-
-function tell(ok, note) {
-  for (const fn of listeners) fn(ok, note);
-}
-
-/** newKey is a fresh random Idempotency-Key (works on plain http too). */
-export function newKey() {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  return 'web-' + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-}
+/** @typedef {import('../types/openapi').components['schemas']} Schemas */
+/** @typedef {Schemas['Preset']} Preset */
+/** @typedef {Schemas['Table']} Table */
+/** @typedef {Schemas['Player']} Player */
+/** @typedef {Schemas['Round']} Round */
+/** @typedef {Schemas['RoyaleGame']} RoyaleGame */
+/** @typedef {Schemas['Balances']} Balances */
+/** @typedef {Schemas['SettleUp']} SettleUp */
+/** @typedef {Schemas['AuditReport']} AuditReport */
+/** @typedef {Schemas['Crew']} Crew */
+/** @typedef {Schemas['CrewStats']} CrewStats */
+/** @typedef {Schemas['CreatedTable']} CreatedTable */
+/** @typedef {Schemas['Joined']} Joined */
+/** @typedef {Schemas['Invitation']} Invitation */
+/** @typedef {Schemas['Recovered']} Recovered */
+/** @typedef {Schemas['RecoveryOffer']} RecoveryOffer */
+/** @typedef {Schemas['Advice']} Advice */
+/** @typedef {Schemas['RoundPage']['rounds'][number]} RoundSummary */
+/** @typedef {Schemas['LedgerPage']['transactions'][number]} Transaction */
+/** @typedef {Schemas['EventPage']['events'][number]} TableEvent */
+/** @typedef {Schemas['Handle']} Handle */
+/** @typedef {Schemas['Claim']} Claim */
+/** @typedef {Schemas['Transfer']} Transfer */
+/** @typedef {Schemas['PayOption']} PayOption */
+/** @typedef {Schemas['PayMethod']} PayMethod */
 
 /**
- * write describes one intended write. Keep the object to retry it: its key
- * stays the same, so the server answers a retry with the stored response.
+ * Door is what a phone holds of a table (a crew is a table too): its id and
+ * the token the phone was given for it.
+ * @typedef {{ id: number, token: string }} Door
  */
-export function write(path, body, token) {
-  return { method: 'POST', path, body, token, key: newKey() };
-}
-
-/** get reads a path as JSON, retrying while the network is down. */
-export function get(path, token) {
-  return send({ method: 'GET', path, token });
-}
-
-/**
- * getAll reads every page of a list (rounds, ledger, events), following
- * each page's `next`, and resolves to the items of `field`, oldest first.
- */
-export async function getAll(path, token, field) {
-  const items = [];
-  const sep = path.includes('?') ? '&' : '?';
-  for (let after = ''; ;) {
-    const page = await get(after ? `${path}${sep}after=${encodeURIComponent(after)}` : path, token);
-    items.push(...page[field]);
-    if (!page.next) return items;
-    after = page.next;
-  }
-}
-
-const TIMEOUT_MS = 10000;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * send performs a request, retrying network failures, timeouts and 502-504
- * (503: the database is not answering) with backoff and the same
- * Idempotency-Key. A retry that reaches the server while the first attempt is
- * still being written waits for it there and gets its answer.
- * It resolves to the parsed JSON body (for req.file, the file: see
- * download) and rejects with Problem or Offline.
- */
-export async function send(req, attempts = 7) {
-  for (let i = 0; ; i++) {
-    let res;
-    try {
-      res = await once(req);
-    } catch (err) {
-      if (i + 1 >= attempts) {
-        tell(false, 'No connection to Tally.');
-        throw new Offline('No connection: nothing was lost, try again when the wifi is back.');
-      }
-      tell(false, 'Connection lost — retrying…');
-      await sleep(Math.min(300 * 2 ** i, 4000));
-      continue;
-    }
-    const busy = res.status >= 502 && res.status <= 504;
-    if (busy && i + 1 < attempts) {
-      await sleep(Math.min(300 * 2 ** i, 4000));
-      continue;
-    }
-    tell(true);
-    witness(req.path, res);
-    return req.file ? file(res) : parse(res);
-  }
-}
-
-/**
- * download reads a file the API offers as an attachment (the night
- * receipt), retrying like send. It resolves to {blob, name}, the name the
- * server suggests, and rejects with Problem or Offline.
- */
-export function download(path, token) {
-  return send({ method: 'GET', path, token, file: true });
-}
-
-// witness keeps the chain head a write's answer names for its table.
-function witness(path, res) {
-  const head = res.headers.get('Tally-Head');
-  const m = /^\/v1\/tables\/(\d+)(\/|$)/.exec(path);
-  if (head && m) sawHead(Number(m[1]), head);
-}
-
-// once makes one attempt with a timeout, so a hung request on bad wifi is
-// retried rather than waited on forever.
-async function once(req) {
-  const headers = { Accept: req.file ? 'text/plain, application/problem+json' : 'application/json' };
-  if (req.token) headers.Authorization = 'Bearer ' + req.token;
-  if (req.key) headers['Idempotency-Key'] = req.key;
-  let body;
-  if (req.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(req.body);
-  }
-  const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), TIMEOUT_MS);
-  try {
-    return await fetch(req.path, { method: req.method, headers, body, signal: ctl.signal });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// file reads an attachment, or the problem that refused it.
-async function file(res) {
-  if (!res.ok) return parse(res);
-  const disposition = res.headers.get('Content-Disposition') || '';
-  const m = /filename="([^"]+)"/.exec(disposition);
-  return { blob: await res.blob(), name: m ? m[1] : 'download.txt' };
-}
-
-async function parse(res) {
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { detail: text };
-  }
-  if (!res.ok) throw new Problem(data || {}, res.status);
-  return data;
-}

@@ -1,9 +1,10 @@
+// @ts-check
 // audit.js is what a phone can check of a table's night: the audit (hash
 // chain, seals, money, every round replayed, and the latest head this phone
 // witnessed still in the history), an alarm when any of it fails, and the
 // night receipt to check offline.
 
-import { h, plural } from './dom.js';
+import { h, plural, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
@@ -11,19 +12,25 @@ import * as store from './store.js';
 // audit replays the night (and is limited per token), so it is asked again
 // only when a round has been settled or the table closed, not on every
 // roll of the live round.
+/** @typedef {import('./session.js').Ready} Ready */
+/** @typedef {api.AuditReport} AuditReport */
+/** @typedef {NonNullable<AuditReport['witnessed']>[number]} Witnessed */
+
+/** @type {Map<number, { at: string, answer: Promise<AuditReport> }>} */
 const audited = new Map();
 
 /**
  * lastAudit is the table's audit, asked with the latest head this phone
  * saw: the history must still hold it, or events were cut or rewritten
  * after this phone saw them.
+ * @param {Ready} s
  */
 export function lastAudit(s) {
   const at = `${s.table.roundsPlayed}/${s.table.status}`;
   const last = audited.get(s.id);
   if (last && last.at === at) return last.answer;
   const head = store.head(s.id);
-  const answer = api.get(s.path(head ? `/audit?witness=${head}` : '/audit'), s.token);
+  const answer = api.audit(s, head);
   audited.set(s.id, { at, answer });
   answer.catch(() => audited.delete(s.id)); // a failed check is tried again
   return answer;
@@ -32,15 +39,17 @@ export function lastAudit(s) {
 /**
  * auditCards shows the audit: a red alarm first when the history fails
  * any check, then each check in plain words.
+ * @param {import('./tablelog.js').Loaded<AuditReport>} audit
  */
 export function auditCards(audit) {
   if (audit.error) return [h('p.card.error', `Audit unavailable: ${audit.error}`)];
-  const a = audit.value;
+  const a = /** @type {AuditReport} */ (audit.value); // read: no error
   return !a.ok || !a.witnessOk ? [alarmCard(a), checksCard(a)] : [checksCard(a)];
 }
 
 // alarmCard says what broke, most telling first: what this phone saw and
 // the history no longer holds, then every other problem the audit found.
+/** @param {AuditReport} a */
 function alarmCard(a) {
   const lost = (a.witnessed || []).filter((w) => !w.ok);
   const said = new Set(lost.map((w) => w.detail));
@@ -54,6 +63,7 @@ function alarmCard(a) {
 }
 
 // seenButGone says in plain words which witnessed head the history lacks.
+/** @param {Witnessed} w @param {AuditReport} a */
 function seenButGone(w, a) {
   if (w.seq > a.events) {
     return `This phone saw event ${w.seq} of this table, but the history now ends at event ${a.events}: ` +
@@ -64,16 +74,19 @@ function seenButGone(w, a) {
 }
 
 // sentence starts a message with a capital and ends it with a full stop.
+/** @param {string} p */
 function sentence(p) {
   const s = p.charAt(0).toUpperCase() + p.slice(1);
   return /[.!?]$/.test(s) ? s : s + '.';
 }
 
 // checksCard lists each check of the audit with its outcome.
+/** @param {AuditReport} a */
 function checksCard(a) {
   const rounds = a.rounds || [];
   const bad = rounds.filter((r) => !r.ok);
   const earlier = rounds.length - (a.replayed || 0);
+  /** @param {boolean | undefined} ok @param {string} text */
   const check = (ok, text) => h('li', { class: ok ? 'pass' : 'fail' }, h('span.mark', ok ? '✓' : '✗'), h('span', text));
   const seen = (a.witnessed || [])[0];
   return h('section.card.audit', { 'data-testid': 'audit', class: a.ok ? 'ok' : 'bad' },
@@ -97,6 +110,7 @@ function checksCard(a) {
  * receiptCard offers the night receipt, a file signed by the server that
  * anyone can check offline. ui is the tab's state for it (busy, done,
  * error).
+ * @param {Ready} s
  */
 export function receiptCard(s) {
   const ui = s.ui.receipt || (s.ui.receipt = {});
@@ -114,12 +128,13 @@ export function receiptCard(s) {
 
 // downloadReceipt fetches the receipt with this phone's token and saves it
 // under the name the server gives it.
+/** @param {Ready} s @param {import('./page.js').ReceiptCard} ui */
 async function downloadReceipt(s, ui) {
   Object.assign(ui, { busy: true, done: '', error: '' });
   s.render(true);
   try {
-    const { blob, name } = await api.download(s.path('/receipt'), s.token);
-    if (!ui.key) ui.key = (await api.get('/v1/receipt-key').catch(() => ({}))).publicKey;
+    const { blob, name } = await api.receipt(s);
+    if (!ui.key) ui.key = (await api.receiptKey().catch(() => ({ publicKey: '' }))).publicKey;
     const url = URL.createObjectURL(blob);
     const link = h('a', { href: url, download: name, hidden: true });
     document.body.append(link);
@@ -128,7 +143,7 @@ async function downloadReceipt(s, ui) {
     setTimeout(() => URL.revokeObjectURL(url), 60000);
     ui.done = `Saved as ${name}.`;
   } catch (err) {
-    ui.error = err instanceof api.Problem ? `No receipt yet. ${sentence(err.message)}` : err.message;
+    ui.error = err instanceof api.Problem ? `No receipt yet. ${sentence(message(err))}` : message(err);
   }
   ui.busy = false;
   s.render(true);

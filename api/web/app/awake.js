@@ -1,13 +1,16 @@
+// @ts-check
 // awake.js keeps the screen on while a round or a game is open (a phone
 // that sleeps between throws loses the table), and buzzes the phone when
 // it becomes its player's turn. Both are left out quietly on browsers
 // without the Screen Wake Lock API or navigator.vibrate.
 
 let wanted = false;
+/** @type {WakeLockSentinel | null} */
 let lock = null; // the WakeLockSentinel held, if any
 let asking = false;
 
 /** keepAwake holds the screen on (true) or lets it sleep again (false). */
+/** @param {boolean} on */
 export function keepAwake(on) {
   wanted = on;
   sync();
@@ -45,6 +48,7 @@ document.addEventListener('visibilitychange', sync);
  */
 export class Turns {
   constructor() {
+    /** @type {string | undefined} */
     this.last = undefined;
   }
 
@@ -52,6 +56,7 @@ export class Turns {
    * see takes the turn now on screen: key names it (round or game number
    * and player) when it is this phone's player's, '' otherwise. It buzzes
    * on a new key.
+   * @param {string} key
    */
   see(key) {
     const first = this.last === undefined;

@@ -1,3 +1,4 @@
+// @ts-check
 // camera.js reads a throw with the phone's camera, for the dice pad: a
 // button beside the tray opens the rear camera above the pad, the phone
 // reads the frames (dicereader.js: on the phone, no frame is sent or
@@ -18,7 +19,7 @@ let model = null;
 /**
  * The open camera, if any: the entry it reads for, its panel (kept across
  * redraws, so the video goes on playing) and the stream.
- * @type {null | {entry: object, need: number, onChange: () => void, panel: HTMLElement,
+ * @type {null | {entry: {dice: number[]}, need: number, onChange: () => void, panel: HTMLElement,
  *   video: HTMLVideoElement, still: HTMLCanvasElement, status: HTMLElement, stream: MediaStream | null,
  *   last: string, misses: number, done: boolean, gone: number}}
  */
@@ -66,10 +67,12 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
   const status = h('p.camstatus', { role: 'status', 'data-testid': 'camera-status' }, 'Opening the camera…');
   const panel = h('div.campanel', { 'data-testid': 'camera-panel' }, h('div.camframe', video, still), status,
     h('p.camnote', 'Hold the phone over the dice, all of them in view. The frames stay on this phone.'));
+  /** @type {NonNullable<typeof cam>} */
   const c = { entry, need, onChange, panel, video: /** @type {HTMLVideoElement} */ (video),
     still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', misses: 0, done: false, gone: 0 };
   cam = c;
-  model = model || loadModel().catch((err) => { model = null; throw err; });
+  const loading = model || loadModel().catch((err) => { model = null; throw err; });
+  model = loading;
   navigator.mediaDevices.getUserMedia({ audio: false,
     video: { facingMode: { ideal: 'environment' }, width: { ideal: 640 }, height: { ideal: 480 } } })
     .then(async (stream) => {
@@ -81,7 +84,7 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
       c.video.srcObject = stream;
       await c.video.play();
       say(c, 'Reading…');
-      loop(c, await model);
+      loop(c, await loading);
     })
     .catch((err) => {
       if (cam === c) say(c, err && err.name === 'NotAllowedError' ? 'The camera was not allowed: tap the faces instead.'

@@ -1,3 +1,4 @@
+// @ts-check
 // commit.js checks, on the phone itself, that each fleet revealed at the
 // end of a Battleship Royale game is the one sealed when play began: it
 // recomputes SHA-256 over "tally royale commitment v1\n", the fleet's salt
@@ -10,9 +11,16 @@
 const KINDS = ['patrol-boat', 'destroyer', 'submarine', 'battleship', 'carrier'];
 
 // cellIndex is a cell's place in board order: A1 0, A2 1, ... J10 99.
+/**
+ * Ship is one card of a revealed fleet: its kind, its bonus and its cells
+ * ("A1" to "J10").
+ * @typedef {{ kind: string, bonus?: number, cells: string[] }} Ship
+ */
+
+/** @param {string} c */
 const cellIndex = (c) => 'ABCDEFGHIJ'.indexOf(c[0].toUpperCase()) * 10 + Number(c.slice(1)) - 1;
 
-/** canonical is a fleet's one encoding, whatever order its cards and cells came in. */
+/** canonical is a fleet's one encoding, whatever order its cards and cells came in. @param {Ship[]} fleet */
 export function canonical(fleet) {
   const cards = fleet.map((c) => ({ kind: c.kind, bonus: c.bonus || 0,
     cells: c.cells.map((x) => x.toUpperCase()).sort((a, b) => cellIndex(a) - cellIndex(b)) }));
@@ -21,6 +29,7 @@ export function canonical(fleet) {
 }
 
 // compareCells orders two cards' cells as Go's slices.CompareFunc does.
+/** @param {string[]} a @param {string[]} b */
 function compareCells(a, b) {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = cellIndex(a[i]) - cellIndex(b[i]);
@@ -29,7 +38,7 @@ function compareCells(a, b) {
   return a.length - b.length;
 }
 
-/** commitment is the hex SHA-256 commitment of a fleet and its base64 salt. */
+/** commitment is the hex SHA-256 commitment of a fleet and its base64 salt. @param {Ship[]} fleet @param {string} saltB64 */
 export async function commitment(fleet, saltB64) {
   const enc = new TextEncoder();
   const salt = Uint8Array.from(atob(saltB64), (ch) => ch.charCodeAt(0));
@@ -56,7 +65,7 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** sha256 is SHA-256 (FIPS 180-4) of bytes, for pages without crypto.subtle. */
+/** sha256 is SHA-256 (FIPS 180-4) of bytes, for pages without crypto.subtle. @param {Uint8Array} bytes */
 export function sha256(bytes) {
   const len = bytes.length;
   const padded = new Uint8Array(((len + 9 + 63) >> 6) << 6);
@@ -67,6 +76,7 @@ export function sha256(bytes) {
   view.setUint32(padded.length - 4, (len << 3) >>> 0);
   const H = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const w = new Uint32Array(64);
+  /** @param {number} x @param {number} n */
   const rot = (x, n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < padded.length; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);

@@ -1,3 +1,4 @@
+// @ts-check
 // crew.js is a crew's page (#c=ID): what this member owes and is owed
 // across nights ("You owe Ann 4 chips"), the running balances, the
 // settle-up with "Mark paid", the nights (join tonight's, add a closed one
@@ -7,25 +8,48 @@
 // cards (money.js, owed.js) draw them: CrewPage answers what they ask of a
 // table's session.
 
-import { h, add, replace, typing } from './dom.js';
+/** @typedef {import('./page.js').Page} Page */
+/** @typedef {import('./page.js').UI} UI */
+/** @typedef {import('./api.js').Table} Table */
+
+/**
+ * CrewData is what the crew page read last: the crew (its members, its
+ * balances and its nights), its balances as the money cards take them, and
+ * its settle-up (or why there is none yet).
+ * @typedef {{ crew: api.Crew } & import('./page.js').MoneyData} CrewData
+ */
+
+/**
+ * ReadyCrew is a CrewPage whose crew has been read: what its cards and
+ * views are drawn for.
+ * @typedef {CrewPage & { table: Table, data: CrewData }} ReadyCrew
+ */
+import { h, add, replace, typing, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { watch } from './live.js';
 import { yourMoneyCard } from './owed.js';
-import { balancesCard, settleCard } from './money.js';
+import { balancesCard, settleCard, exportCard } from './money.js';
+import { handlesCard, unitValueCard } from './handles.js';
 import { nightsCard } from './nights.js';
 import { nightForm } from './nightform.js';
 import { statsView, statsLink } from './crewstats.js';
 import { groupCode, joinLink, qrSvg } from './invite.js';
 
+/** @type {CrewPage | null} */
 let page = null;
 
-/** openCrew shows crew id's page, or the view v of it ("night", "stats"). */
+/**
+ * openCrew shows crew id's page, or the view v of it ("night", "stats").
+ * @param {HTMLElement} main
+ * @param {number} id
+ * @param {string} view
+ */
 export function openCrew(main, id, view) {
   const saved = store.table(id);
   if (!saved || saved.kind !== 'crew') {
     closeCrew();
-    replace(main, h('section.card', h('h2', `Crew ${id}`), h('p', 'This phone is not in this crew. Ask a member for its code.'),
+    replace(main, h('section.card', h('h1', `Crew ${id}`), h('p', 'This phone is not in this crew. Ask a member for its code.'),
       h('a.button.primary', { href: '#join=' }, 'Join a crew'), h('a.button', { href: '#' }, 'Home')));
     return;
   }
@@ -46,8 +70,12 @@ export function closeCrew() {
   page = null;
 }
 
-/** CrewPage is one crew open on this phone: its data and its live stream. */
-class CrewPage {
+/**
+ * CrewPage is one crew open on this phone: its data and its live stream.
+ * @implements {Page}
+ */
+export class CrewPage {
+  /** @param {HTMLElement} main @param {store.Entry} saved */
   constructor(main, saved) {
     this.main = main;
     this.id = saved.id;
@@ -56,11 +84,17 @@ class CrewPage {
     this.role = saved.role;
     this.me = saved.playerId || 0;
     this.view = '';
+    /** @type {CrewData | null} */
     this.data = null;
+    /** @type {Table | null} */
     this.table = null; // the crew as a table: its members are its players
+    this.stale = false;
+    /** @type {UI} */
     this.ui = {};
     this.loading = null;
     this.again = false;
+    /** @type {string | undefined} what was last drawn, as JSON */
+    this.seen = undefined;
     // The live stream (live.js) also asks again whenever the phone wakes.
     const stop = watch(this.id, this.token, () => this.refresh(), () => {});
     // A night made for the crew changes nothing in the crew's own history,
@@ -73,34 +107,39 @@ class CrewPage {
     };
   }
 
-  /** path is an API path under the crew's table. */
-  path(rest = '') {
-    return `/v1/tables/${this.id}${rest}`;
-  }
-
-  /** name is a member's name by id ("the bank" for 0). */
+  /** name is a member's name by id ("the bank" for 0). @param {number} [id] */
   name(id) {
     if (!id) return 'the bank';
     const p = this.table && this.table.players.find((x) => x.id === id);
     return p ? p.name : `member ${id}`;
   }
 
-  // load reads the crew (members, balances, nights) and its settle-up.
-  async load() {
-    const [crew, plan] = await Promise.allSettled([api.get(`/v1/crews/${this.id}`, this.token), api.get(this.path('/settle-up'), this.token)]);
+  /**
+   * read reads the crew (members, balances, nights) and its settle-up.
+   * @returns {Promise<CrewData>}
+   */
+  async read() {
+    const [crew, plan, handles] = await Promise.allSettled([api.crew(this), api.settleUp(this),
+      this.role === 'audit' ? Promise.resolve([]) : api.handles(this)]);
     if (crew.status === 'rejected') throw crew.reason;
-    const planned = plan.status === 'fulfilled' ? { value: plan.value } : { error: plan.reason.message, type: plan.reason.type || '' };
-    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned };
+    const planned = plan.status === 'fulfilled' ? { value: plan.value }
+      : { error: message(plan.reason), type: plan.reason instanceof api.Problem ? plan.reason.type : '' };
+    return { crew: crew.value, balances: { value: crew.value.balances }, plan: planned,
+      handles: { value: handles.status === 'fulfilled' ? handles.value : [] } };
   }
 
-  // take keeps what load read; it says whether that changed anything.
+  /**
+   * take keeps what load read; it says whether that changed anything.
+   * @param {CrewData} data
+   */
   take(data) {
     const seen = JSON.stringify(data);
     if (seen === this.seen) return false;
-    Object.assign(this, { data, seen, table: data.crew.crew });
-    if (this.saved.name !== this.table.name) {
-      this.saved = { ...this.saved, name: this.table.name };
-      store.save({ id: this.id, name: this.table.name });
+    const table = data.crew.crew;
+    Object.assign(this, { data, seen, table });
+    if (this.saved.name !== table.name) {
+      this.saved = { ...this.saved, name: table.name };
+      store.save({ id: this.id, name: table.name });
     }
     return true;
   }
@@ -109,6 +148,7 @@ class CrewPage {
    * refresh reads the crew again and redraws the page if it changed. One
    * read at a time: a refresh asked for while one is under way runs once
    * more after it, rather than racing it.
+   * @returns {Promise<unknown>}
    */
   async refresh() {
     if (this.loading) {
@@ -117,7 +157,7 @@ class CrewPage {
     }
     this.loading = (async () => {
       try {
-        if (this.take(await this.load())) this.render();
+        if (this.take(await this.read())) this.render();
       } catch (err) {
         if (!this.data) this.fatal(err);
       } finally {
@@ -131,14 +171,15 @@ class CrewPage {
     return this.loading;
   }
 
-  /** reload reads the crew again before a write says it is done (money.js, owed.js). */
-  async reload() {
-    this.take(await this.load());
+  /** reloadMoney reads the crew again before a write says it is done (Page). */
+  async reloadMoney() {
+    this.take(await this.read());
   }
 
   // fatal says why the crew cannot be opened, and offers to forget it.
+  /** @param {unknown} err */
   fatal(err) {
-    replace(this.main, h('section.card', h('h2', 'Cannot open this crew'), h('p.error', err.message),
+    replace(this.main, h('section.card', h('h1', 'Cannot open this crew'), h('p.error', message(err)),
       err instanceof api.Problem && [401, 404].includes(err.status) && h('button', { type: 'button',
         onclick: () => { store.forget(this.id); location.hash = '#'; } }, 'Remove it from this phone'),
       h('a.button', { href: '#' }, 'Home')));
@@ -161,22 +202,27 @@ class CrewPage {
       replace(this.main, header(this), h('p.card.muted', 'Loading the crew…'));
       return;
     }
+    const c = /** @type {ReadyCrew} */ (/** @type {CrewPage} */ (this)); // data (and so table) is read: just checked
     const el = h('div.crewbody', { 'data-testid': `crew-${this.view || 'page'}` });
     replace(this.main, header(this), el);
-    if (this.view === 'night') return nightForm(el, this);
-    if (this.view === 'stats') return statsView(el, this);
-    const cur = this.table.currency;
+    if (this.view === 'night') return nightForm(el, c);
+    if (this.view === 'stats') return statsView(el, c);
+    const cur = c.table.currency;
     add(el, this.ui.note && h('p.card.ok', { role: 'status' }, this.ui.note),
-      yourMoneyCard(this, this.data),
-      nightsCard(this, this.data.crew.nights),
-      balancesCard(this.data.balances.value, cur, false, 'Running balances'),
-      settleCard(this, this.data.plan, cur),
-      statsLink(this),
-      inviteCard(this));
+      yourMoneyCard(c, c.data),
+      nightsCard(c, c.data.crew.nights),
+      balancesCard(/** @type {api.Balances} */ (c.data.balances.value), cur, false, 'Running balances'), // always there: read with the crew
+      settleCard(c, c.data.plan, cur),
+      handlesCard(c, c.data.handles && c.data.handles.value),
+      unitValueCard(c),
+      exportCard(c),
+      statsLink(c),
+      inviteCard(c));
   }
 }
 
 // header names the crew and who this phone is in it.
+/** @param {CrewPage} c */
 function header(c) {
   const who = c.role === 'player' ? `You: ${c.saved.playerName || c.name(c.me)}` : c.role === 'host' ? 'Crew host' : 'Read only';
   const back = c.view ? `#c=${c.id}` : '#';
@@ -186,11 +232,12 @@ function header(c) {
 
 // inviteCard shows the crew's code and its QR code, folded away: a new
 // member's phone scans it and taps their name.
+/** @param {ReadyCrew} c */
 function inviteCard(c) {
   const code = c.table.joinCode || c.saved.code;
   if (!code) return null;
   const link = joinLink(c);
-  return h('details.card.crewinvite', { 'data-testid': 'crew-invite', open: !!c.ui.invite, ontoggle: (e) => { c.ui.invite = e.target.open; } },
+  return h('details.card.crewinvite', { 'data-testid': 'crew-invite', open: !!c.ui.invite, ontoggle: (e) => { c.ui.invite = /** @type {HTMLDetailsElement} */ (e.target).open; } },
     h('summary', 'Invite someone to the crew'),
     h('p.code', { 'data-testid': 'crew-code' }, groupCode(code)),
     h('div.qr', qrSvg(link)),

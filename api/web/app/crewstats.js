@@ -1,3 +1,4 @@
+// @ts-check
 // crewstats.js is a crew's figures (#c=ID&v=stats), read from GET
 // /v1/crews/{id}/stats: the season table, one member's lifetime record
 // (nights, rounds, wins, win rate per game, automatics, biggest pot,
@@ -7,29 +8,39 @@
 // plain words, judged only with enough throws. The server computes every
 // figure; the phone only draws them.
 
-import { h, add, svg, money, signed, replace } from './dom.js';
+import { h, add, svg, money, signed, replace, message } from './dom.js';
 import * as api from './api.js';
 
-/** statsLink is the crew page's way to the figures. */
+/** @typedef {import('./crew.js').ReadyCrew} ReadyCrew */
+/** @typedef {api.Schemas['MemberFigures']} MemberFigures */
+/** @typedef {api.Schemas['DiceCheck']} DiceCheck */
+
+/**
+ * StatsUI is the crew's figures as read (c.ui.stats) and the member shown.
+ * @typedef {import('./page.js').Card & { member?: number, data?: api.CrewStats }} StatsUI
+ */
+
+/** statsLink is the crew page's way to the figures. @param {ReadyCrew} c */
 export function statsLink(c) {
   return h('section.card', h('a.button', { href: `#c=${c.id}&v=stats`, 'data-testid': 'to-stats' }, 'Season table, figures and dice'));
 }
 
-/** statsView draws the figures into el, reading them the first time. */
+/** statsView draws the figures into el, reading them the first time. @param {HTMLElement} el @param {ReadyCrew} c */
 export function statsView(el, c) {
+  /** @type {StatsUI} */
   const ui = c.ui.stats || (c.ui.stats = { member: c.me });
   if (!ui.data) {
     el.append(h('p.card.muted', ui.error || 'Reading every night…'));
     if (!ui.busy) {
       ui.busy = true;
-      api.get(`/v1/crews/${c.id}/stats`, c.token).then((data) => { ui.data = data; }, (err) => { ui.error = err.message; })
+      api.crewStats(c).then((data) => { ui.data = data; }, (err) => { ui.error = message(err); })
         .finally(() => { ui.busy = false; c.render(true); });
     }
     return;
   }
   const d = ui.data;
   const cur = c.table.currency;
-  if (!d.members.some((m) => m.member === ui.member)) ui.member = (d.season[0] || d.members[0] || {}).member;
+  if (!d.members.some((m) => m.member === ui.member)) ui.member = (d.season[0] || d.members[0] || { member: undefined }).member;
   const m = d.members.find((x) => x.member === ui.member);
   const draw = () => { replace(el); statsView(el, c); };
   add(el, seasonCard(d, cur),
@@ -40,9 +51,11 @@ export function statsView(el, c) {
     fairnessCard(d.dice));
 }
 
+/** @param {number} r */
 const pct = (r) => `${Math.round(r * 100)}%`;
 
 // seasonCard is the season table: best first, by net money, then wins.
+/** @param {api.CrewStats} d @param {string} cur */
 function seasonCard(d, cur) {
   return h('section.card', { 'data-testid': 'season' }, h('h2', 'Season table'),
     h('p.muted.small', `${d.nights} ${d.nights === 1 ? 'night' : 'nights'}, ${d.rounds} rounds`),
@@ -53,7 +66,9 @@ function seasonCard(d, cur) {
 }
 
 // memberFigures is one member's lifetime record.
+/** @param {MemberFigures} m @param {string} cur */
 function memberFigures(m, cur) {
+  /** @param {string} label @param {string} value */
   const fact = (label, value) => h('div.fact', h('span.label', label), h('b', value));
   return [
     h('div.facts', fact('Nights', String(m.nights)), fact('Rounds', String(m.rounds)), fact('Wins', `${m.wins} (${pct(m.winRate)})`),
@@ -74,6 +89,8 @@ function memberFigures(m, cur) {
  * the night was won, red when lost) with its total above it and its date
  * under it. The viewBox scales to the card's width; the SVG carries its
  * colours as attributes (the page's CSP takes no inline styles).
+ * @param {MemberFigures} m
+ * @param {string} cur
  */
 export function netPlot(m, cur) {
   const pts = m.netByNight;
@@ -85,10 +102,14 @@ export function netPlot(m, cur) {
   const lo = Math.min(...totals);
   const hi = Math.max(...totals);
   const span = hi - lo || 1;
+  /** @param {number} i */
   const x = (i) => pad.l + (i * (W - pad.l - pad.r)) / pts.length; // i = 0 is before the first night
+  /** @param {number} v */
   const y = (v) => pad.t + ((hi - v) * (H - pad.t - pad.b)) / span;
   const path = totals.map((v, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(' ');
+  /** @param {string} t @param {number} ax @param {number} ay @param {string} anchor @param {string} [fill] */
   const label = (t, ax, ay, anchor, fill = '#aab4c3') => svg('text', { x: ax, y: ay, 'text-anchor': anchor, 'font-size': 12, fill }, t);
+  /** @param {number} i */
   const anchor = (i) => (i === pts.length ? 'end' : 'middle');
   return h('div.plot', { 'data-testid': 'net-plot' }, svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img',
     'aria-label': `${m.name}: ${pts.map((p) => `${p.night} ${signed(p.net, cur)}, total ${signed(p.total, cur)}`).join('; ')}` },
@@ -103,6 +124,7 @@ export function netPlot(m, cur) {
 }
 
 // scoreBars draws how often each score was made, as bars.
+/** @param {MemberFigures} m */
 function scoreBars(m) {
   const most = Math.max(1, ...m.scores.map((s) => s.rounds));
   const W = 340;
@@ -116,11 +138,13 @@ function scoreBars(m) {
   ])));
 }
 
+/** @param {string} iso */
 const shortDay = (iso) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
 
-const VERDICT = { 'too-few': 'Too few throws', fair: 'Fair', flagged: 'Flagged' };
+/** @type {Record<string, string>} */
+const VERDICT = { 'too-few': 'Too few dice', fair: 'Fair', flagged: 'Flagged' };
 
-/** fairnessCard shows every dice check the stats report holds, the table's first. */
+/** fairnessCard shows every dice check the stats report holds, the table's first. @param {api.Schemas['Fairness']} f */
 export function fairnessCard(f) {
   return h('section.card', { 'data-testid': 'fairness' }, h('h2', 'Are the dice fair?'),
     check(f.table, 'The table’s dice'),
@@ -132,6 +156,7 @@ export function fairnessCard(f) {
 
 // check is one set of dice: verdict, the faces drawn against a fair die
 // (only once there are enough throws to say anything), and the explanation.
+/** @param {DiceCheck} c @param {string} title */
 function check(c, title) {
   return h('div.dicecheck', { 'data-testid': 'dice-check', dataset: { verdict: c.verdict, name: c.name } },
     h('p', h('b', title), ' ', h('span.chip', { class: c.verdict }, VERDICT[c.verdict] || c.verdict)),
@@ -141,12 +166,14 @@ function check(c, title) {
 
 // faces draws how many dice showed each face as bars, with a line where
 // fair dice would put them (a sixth of the throws each).
+/** @param {DiceCheck} c */
 function faces(c) {
   const W = 300;
   const H = 110;
   const fair = c.throws / 6;
   const most = Math.max(fair, ...c.faces);
   const bar = (W - 20) / 6;
+  /** @param {number} n */
   const y = (n) => 86 - (70 * n) / most;
   return h('div.plot', svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img',
     'aria-label': `${c.throws} dice: ${c.faces.map((n, i) => `${n} showed ${i + 1}`).join(', ')}; χ² ${c.chiSquare.toFixed(1)}, p = ${c.pValue.toFixed(3)}` },

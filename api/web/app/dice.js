@@ -1,3 +1,4 @@
+// @ts-check
 // dice.js draws dice as pips (readable at a glance in a dark bar), the
 // covered cup of a sealed roll, and the entry pad players tap faces on.
 
@@ -7,15 +8,21 @@ import { h, plural } from './dom.js';
 const MAX_DICE = 5;
 
 // PIPS places each face's pips on a 3x3 grid, cells numbered 1 to 9.
+/** @type {Record<number, number[]>} */
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 
-/** die draws one face; size is 'sm', 'md' or 'lg'; mark adds a class. */
+/** die draws one face; size is 'sm', 'md' or 'lg'; mark adds a class. @param {number} face @param {string} [size] @param {string} [mark] */
 export function die(face, size = 'md', mark = '') {
   return h(`span.die.${size}${mark ? '.' + mark : ''}`, { role: 'img', 'aria-label': String(face), dataset: { face } },
     (PIPS[face] || []).map((c) => h(`span.pip.c${c}`)));
 }
 
-/** dice draws a row of faces, marking the banked ones. */
+/**
+ * dice draws a row of faces, marking the banked ones.
+ * @param {number[] | undefined} faces
+ * @param {number[]} [banked]
+ * @param {string} [size]
+ */
 export function dice(faces, banked = [], size = 'sm') {
   const left = [...banked];
   return h('span.dice', (faces || []).map((f) => {
@@ -44,13 +51,16 @@ export function cup() {
  * the tray. A `need` of 0 is a throw whose count the phone cannot know
  * (written while earlier ones wait to be sent): up to five dice, any
  * count, and the engine judges it when it arrives.
+ * @param {{ need: number, entry: { dice: number[] }, onChange: () => void, sendLabel: (n: number) => string,
+ *   onSend: () => void, busy?: boolean, bad?: number | null, extra?: { blocked: boolean, node: Node | null } | null,
+ *   aside?: Node | null, tool?: { button: Node, panel: Node | null } | null }} opts
  */
 export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra, aside, tool }) {
   const most = need || MAX_DICE;
   if (entry.dice.length > most) entry.dice.length = most;
   const full = entry.dice.length >= most;
   const ready = need ? full : entry.dice.length > 0;
-  const tray = h('div.tray', { 'aria-label': 'dice entered', 'data-testid': 'tray' },
+  const tray = h('div.tray', { role: 'group', 'aria-label': 'dice entered', 'data-testid': 'tray' },
     entry.dice.map((f, i) => h('button.traydie', {
       type: 'button', 'aria-label': `remove ${f}`, dataset: { face: f },
       onclick: () => { entry.dice.splice(i, 1); onChange(); },

@@ -1,10 +1,11 @@
+// @ts-check
 // diceform.js is the part of the start form that sets a dice table's rules:
 // every option POST /v1/tables takes (openapi.yaml's Options, game.Options),
 // in plain words. The ones a bar changes most (ante, unit, the house rules)
 // are in view; who starts, re-anteing after a tie and the payoff wait under
 // "More options". Each shows the chosen preset's default until changed.
 
-import { h } from './dom.js';
+import { h, fieldValue } from './dom.js';
 
 /** STARTS names the start rules the way a table says them. */
 const STARTS = [
@@ -14,19 +15,53 @@ const STARTS = [
   ['loser-first', 'Last round’s lowest scorer'],
 ];
 
+/** @typedef {import('./api.js').Schemas['Ruleset']} Ruleset */
+
+/**
+ * DiceForm is the start form's state across redraws: the preset, the
+ * players' names, and each option as changed (by its name in Options:
+ * undefined keeps the preset's), numbers as typed.
+ * @typedef {object} DiceForm
+ * @property {string} [preset]
+ * @property {string[]} [names] the players' names (a crew's night seats members instead)
+ * @property {string} [currency]
+ * @property {string} [name]
+ * @property {boolean} [noOverdraft]
+ * @property {boolean} [more] the "More options" are open
+ * @property {{ kind: string, target: unknown }} [goal]
+ * @property {unknown} [ante]
+ * @property {unknown} [stake]
+ * @property {string} [start] who throws first each round
+ * @property {string} [payoff] 'pot' or 'per-point'
+ */
+
+/**
+ * option reads an option of the form or of the preset by name.
+ * @param {DiceForm | Ruleset} from
+ * @param {string} key
+ * @returns {unknown}
+ */
+const option = (from, key) => /** @type {Record<string, unknown>} */ (from)[key];
+
 /**
  * diceOptions draws the rule fieldsets for the preset whose defaults are
  * rs; form keeps what was changed across redraws (undefined: the default).
+ * @param {Ruleset} rs
+ * @param {DiceForm} form
+ * @param {() => void} draw
  */
 export function diceOptions(rs, form, draw) {
   const meier = rs.family === 'meier';
   const scarne = rs.goal.kind !== 'round';
+  const set = /** @type {Record<string, unknown>} */ (form);
+  /** @param {string} key @param {string} label @param {string} [note] */
   const toggle = (key, label, note) => h('label.toggle', h('input', {
-    type: 'checkbox', name: key, checked: value(form, rs, key), onchange: (e) => { form[key] = e.target.checked; draw(); },
+    type: 'checkbox', name: key, checked: value(form, rs, key), onchange: (e) => { set[key] = /** @type {HTMLInputElement} */ (e.target).checked; draw(); },
   }), h('span', label, note ? h('small', note) : null));
+  /** @param {string} key @param {string} label @param {number} min @param {number} fallback */
   const number = (key, label, min, fallback) => h('label.field', label, h('input', {
     type: 'number', inputmode: 'numeric', min, step: 1, name: key,
-    value: form[key] ?? fallback, oninput: (e) => { form[key] = e.target.value; },
+    value: set[key] ?? fallback, oninput: (e) => { set[key] = fieldValue(e); },
   }));
   const perPoint = value(form, rs, 'payoff') === 'per-point';
   const goal = form.goal || rs.goal;
@@ -35,9 +70,9 @@ export function diceOptions(rs, form, draw) {
       h('div.pair',
         number('ante', scarne ? 'Ante for the game' : 'Ante each round', 0, rs.ante),
         h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
-          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
+          value: form.currency || '', oninput: (e) => { form.currency = fieldValue(e); } }))),
       h('label.toggle', h('input', { type: 'checkbox', name: 'noOverdraft', checked: !!form.noOverdraft,
-        onchange: (e) => { form.noOverdraft = e.target.checked; } }), h('span', 'Nobody may go below zero',
+        onchange: (e) => { form.noOverdraft = /** @type {HTMLInputElement} */ (e.target).checked; } }), h('span', 'Nobody may go below zero',
         h('small', 'Players buy in with the host first')))),
     scarne && h('fieldset', h('legend', 'How the game ends'),
       radio('goal-kind', 'points', goal.kind === 'points', 'First to a number of points', 'That round is played out; the highest total wins',
@@ -46,18 +81,18 @@ export function diceOptions(rs, form, draw) {
         () => { form.goal = { kind: 'rounds', target: 10 }; draw(); }),
       h('label.field', goal.kind === 'points' ? 'Points to win' : 'Rounds to play', h('input', {
         type: 'number', inputmode: 'numeric', min: 1, max: 10000, step: 1, name: 'goal-target', value: goal.target,
-        oninput: (e) => { form.goal = { kind: goal.kind, target: e.target.value }; },
+        oninput: (e) => { form.goal = { kind: goal.kind, target: fieldValue(e) }; },
       }))),
     h('fieldset', h('legend', 'House rules'),
       !meier && toggle('automatic', 'Automatic', 'A 6-6 cargo wins the round at once'),
       !meier && toggle('closedRolls', 'Closed rolls', 'Re-rolls are thrown under the cup, hidden from the table until the round ends'),
       !scarne && toggle('low', 'Low wins', 'The lowest score takes the pot ("low boy")'),
       !scarne && toggle('progressive', 'Progressive pot', 'Each round someone names the winning score; only hitting it exactly wins, else the pot carries over')),
-    h('details.more', { open: form.more, ontoggle: (e) => { form.more = e.target.open; } },
+    h('details.more', { open: form.more, ontoggle: (e) => { form.more = /** @type {HTMLDetailsElement} */ (e.target).open; } },
       h('summary', 'More options'),
       h('fieldset', h('legend', 'Who throws first each round'),
         h('select', { name: 'start', 'aria-label': 'who throws first each round',
-          onchange: (e) => { form.start = e.target.value; } },
+          onchange: (e) => { form.start = fieldValue(e); } },
         STARTS.map(([v, label]) => h('option', { value: v, selected: value(form, rs, 'start') === v }, label)))),
       // A game of rounds antes once, before its first round.
       !scarne && h('fieldset', h('legend', 'After a tie'),
@@ -70,22 +105,31 @@ export function diceOptions(rs, form, draw) {
   ];
 }
 
-// radio is one choice of a group drawn as a big labelled row.
+/**
+ * radio is one choice of a group drawn as a big labelled row.
+ * @param {string} name @param {string} value @param {boolean} on @param {string} label @param {string} note
+ * @param {() => void} pick
+ */
 function radio(name, value, on, label, note, pick) {
   return h('label.preset', { class: on ? 'on' : '' },
     h('input', { type: 'radio', name, value, checked: on, onchange: pick }),
     h('span', h('b', label), h('small', note)));
 }
 
-// value is an option's value on the form: as changed, else its default.
+/**
+ * value is an option's value on the form: as changed, else its default.
+ * @param {DiceForm} form @param {Ruleset} rs @param {string} key
+ * @returns {unknown}
+ */
 function value(form, rs, key) {
-  return form[key] ?? byDefault(form, rs, key);
+  return option(form, key) ?? byDefault(form, rs, key);
 }
 
 // byDefault is an option's default on the form: the preset's, except that
 // a low game has no automatic unless the table says so (game.Ruleset).
+/** @param {DiceForm} form @param {Ruleset} rs @param {string} key @returns {unknown} */
 function byDefault(form, rs, key) {
-  return key === 'automatic' && value(form, rs, 'low') ? false : rs[key];
+  return key === 'automatic' && value(form, rs, 'low') ? false : option(rs, key);
 }
 
 // OPTIONS are the options sent only when they differ from the preset's.
@@ -95,12 +139,17 @@ const OPTIONS = ['automatic', 'closedRolls', 'low', 'progressive', 'start', 'rea
  * diceRequest turns the form into POST /v1/tables for the preset whose
  * defaults are rs, sending only the options that differ from them. Numbers
  * go as typed: a bad one is the server's to refuse, in words.
+ * @param {Ruleset} rs
+ * @param {DiceForm} form
+ * @returns {import('./api.js').Schemas['CreateTableRequest']}
  */
 export function diceRequest(rs, form) {
+  /** @type {Record<string, unknown>} */
   const options = {};
   for (const key of OPTIONS) {
-    if (form[key] !== undefined && form[key] !== byDefault(form, rs, key)) options[key] = form[key];
+    if (option(form, key) !== undefined && option(form, key) !== byDefault(form, rs, key)) options[key] = option(form, key);
   }
+  /** @param {unknown} v */
   const num = (v) => (v === '' || v === undefined ? undefined : Number(v));
   const ante = num(form.ante) ?? rs.ante;
   if (ante !== rs.ante) options.ante = ante;
@@ -109,8 +158,10 @@ export function diceRequest(rs, form) {
     const goal = { kind: form.goal.kind, target: num(form.goal.target) };
     if (goal.kind !== rs.goal.kind || goal.target !== rs.goal.target) options.goal = goal;
   }
-  const body = { preset: form.preset, players: form.names.map((n) => n.trim()).filter(Boolean) };
-  if (Object.keys(options).length) body.options = options;
+  /** @type {import('./api.js').Schemas['CreateTableRequest']} */
+  const body = { preset: /** @type {string} */ (form.preset), players: (form.names || []).map((n) => n.trim()).filter(Boolean) };
+  // The options as the form holds them: the server checks each, in words.
+  if (Object.keys(options).length) body.options = /** @type {import('./api.js').Schemas['Options']} */ (options);
   if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
   if (form.name && form.name.trim()) body.name = form.name.trim();
   if (form.noOverdraft) body.noOverdraft = true;

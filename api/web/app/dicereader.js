@@ -46,7 +46,7 @@ export function parseModel(/** @type {ArrayBuffer} */ buf) {
   const model = { detector: [], classifier: [], cell: head.cell, crop: head.crop, cropSize: head.cropSize };
   for (const l of head.layers) {
     if (l.shape) {
-      const n = l.shape.reduce((a, b) => a * b, 1);
+      const n = l.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, 1);
       l.weights = all.subarray(l.w, l.w + n);
       l.bias = all.subarray(l.b, l.b + l.shape[0]);
     }
@@ -177,6 +177,7 @@ function centres(/** @type {Model} */ model, /** @type {Float32Array} */ rgb, /*
     }
   }
   peaks.sort((a, b) => b.v - a.v);
+  /** @type {typeof peaks} */
   const kept = [];
   for (const p of peaks) {
     if (kept.every((k) => Math.hypot(k.x - p.x, k.y - p.y) > 0.6 * Math.max(k.size, p.size))) kept.push(p);

@@ -1,14 +1,30 @@
+// @ts-check
 // home.js holds the screens before a table is open: the saved tables and
-// crews, starting a table and joining a table or a crew with its code.
+// crews, and starting a table (joining one is join.js).
 
-import { h, replace } from './dom.js';
+import { h, replace, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
-import { plainCode, isCodeLength } from './invite.js';
 import { diceOptions, diceRequest } from './diceform.js';
 import { crewsCard } from './crewstart.js';
 
-/** homeScreen lists this phone's tables and offers to start or join one. */
+/** @typedef {api.Schemas['CreateTableRequest']} CreateTableRequest */
+
+/**
+ * RoyaleForm is a Battleship Royale table's options as typed.
+ * @typedef {{ mode: 'standard' | 'advanced', fleet: 'dealt' | 'entered', die: 'real' | 'tally', ante: number | string,
+ *   bounty: number | string }} RoyaleForm
+ */
+
+/**
+ * StartForm is the start form's state: the dice options (DiceForm), the
+ * game, the row of the host's own name (-1: the host does not play), a
+ * Battleship Royale table's options, and the write being sent.
+ * @typedef {import('./diceform.js').DiceForm & { names: string[], game: string, host: number, royale?: RoyaleForm,
+ *   request?: api.Write<CreateTableRequest, api.CreatedTable> | null }} StartForm
+ */
+
+/** homeScreen lists this phone's tables and offers to start or join one. @param {HTMLElement} main */
 export function homeScreen(main) {
   const saved = store.tables().filter((t) => t.kind !== 'crew');
   const crews = store.crews();
@@ -25,31 +41,34 @@ export function homeScreen(main) {
           (t.closed ? ' · closed' : ''))))));
 }
 
-/** startScreen is the form that makes a table. */
+/** startScreen is the form that makes a table, under its heading. @param {HTMLElement} main */
 export async function startScreen(main) {
-  replace(main, h('p.card', 'Loading the rules…'));
+  const top = () => h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Start a table')));
+  replace(main, top(), h('p.card', 'Loading the rules…'));
   let presets;
   try {
-    presets = await api.get('/v1/presets');
+    presets = await api.presets();
   } catch (err) {
-    replace(main, h('section.card', h('p.error', err.message), h('a.button', { href: '#' }, 'Home')));
+    replace(main, top(), h('section.card', h('p.error', message(err)), h('a.button', { href: '#' }, 'Home')));
     return;
   }
   // host is the row of the host's own name (this phone plays it), -1 when
   // the host does not play: the first row unless told otherwise.
+  /** @type {StartForm} */
   const form = { preset: presets[0].name, names: ['', ''], game: 'dice', host: 0 };
-  const draw = () => replace(main, form.game === 'royale' ? royaleForm(form, draw) : startForm(presets, form, draw));
+  const draw = () => replace(main, top(), form.game === 'royale' ? royaleForm(form, draw) : startForm(presets, form, draw));
   draw();
 }
 
 // startForm draws the table form; form holds what was typed across redraws.
 // A preset is shown by its title; picking one starts from its defaults.
+/** @param {api.Preset[]} presets @param {StartForm} form @param {() => void} draw */
 function startForm(presets, form, draw) {
-  const rs = presets.find((p) => p.name === form.preset).ruleset;
+  const rs = /** @type {api.Preset} */ (presets.find((p) => p.name === form.preset)).ruleset; // form.preset is one of them
   const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
+  /** @param {SubmitEvent} e */
   const submit = (e) => makeTable(e, form, diceRequest(rs, form), error);
   return h('form.card.start', { onsubmit: submit },
-    h('h2', 'Start a table'),
     gamePicker(form, draw),
     h('fieldset', h('legend', 'Game'), presets.map((p) => h('label.preset', { class: p.name === form.preset ? 'on' : '' },
       h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === form.preset,
@@ -61,17 +80,21 @@ function startForm(presets, form, draw) {
 
 // startFrom picks a preset: its defaults replace every rule changed so far,
 // and what is not a rule (unit, names, the table's name) stays.
+/** @param {StartForm} form @param {string} preset */
 function startFrom(form, preset) {
   const keep = { game: form.game, names: form.names, host: form.host, currency: form.currency, name: form.name,
     noOverdraft: form.noOverdraft, more: form.more, royale: form.royale };
-  for (const k of Object.keys(form)) delete form[k];
+  const all = /** @type {Record<string, unknown>} */ (form);
+  for (const k of Object.keys(all)) delete all[k];
   Object.assign(form, keep, { preset });
 }
 
 // makeTable sends POST /v1/tables from a start form (the same key on every
 // retry of the same body), keeps the host's tokens on this phone and opens
 // the table's invite tab; a refusal shows under the form.
+/** @param {SubmitEvent} e @param {StartForm} form @param {CreateTableRequest} body @param {HTMLElement} error */
 async function makeTable(e, form, body, error) {
+  const submitter = /** @type {HTMLButtonElement} */ (e.submitter);
   e.preventDefault();
   if (form.host >= 0) {
     const host = (form.names[form.host] || '').trim();
@@ -82,8 +105,8 @@ async function makeTable(e, form, body, error) {
     }
     body.host = host;
   }
-  if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/tables', body);
-  e.submitter.disabled = true;
+  if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.createTable(body);
+  submitter.disabled = true;
   try {
     const made = await api.send(form.request);
     const seat = made.table.players.find((p) => p.host);
@@ -92,13 +115,15 @@ async function makeTable(e, form, body, error) {
     location.hash = `#t=${made.table.id}&tab=invite`;
   } catch (err) {
     error.hidden = false;
-    error.textContent = err.message;
-    e.submitter.disabled = false;
+    error.textContent = message(err);
+    submitter.disabled = false;
   }
 }
 
 // gamePicker chooses between the dice games and Battleship Royale.
+/** @param {StartForm} form @param {() => void} draw */
 function gamePicker(form, draw) {
+  /** @param {string} value @param {string} label @param {string} note */
   const choice = (value, label, note) => h('label.preset', { class: form.game === value ? 'on' : '' },
     h('input', { type: 'radio', name: 'game', value, checked: form.game === value, 'data-testid': `game-${value}`,
       onchange: () => { form.game = value; form.request = null; draw(); } }),
@@ -110,14 +135,18 @@ function gamePicker(form, draw) {
 
 // royaleForm is the start form of a Battleship Royale table: every option
 // the API has, in plain words.
+/** @param {StartForm} form @param {() => void} draw */
 function royaleForm(form, draw) {
   const r = form.royale || (form.royale = { mode: 'standard', fleet: 'dealt', die: 'real', ante: 0, bounty: 0 });
+  /** @param {'mode' | 'fleet' | 'die'} key @param {string} value @param {string} label @param {string} [note] */
   const radio = (key, value, label, note) => h('label.preset', { class: r[key] === value ? 'on' : '' },
     h('input', { type: 'radio', name: key, value, checked: r[key] === value, 'data-testid': `royale-${key}-${value}`,
-      onchange: () => { r[key] = value; draw(); } }),
+      onchange: () => { /** @type {Record<string, unknown>} */ (r)[key] = value; draw(); } }),
     h('span', h('b', label), note ? h('small', note) : null));
   const error = h('p.error', { hidden: true, 'data-testid': 'start-error' });
+  /** @param {SubmitEvent} e */
   const submit = (e) => {
+    /** @type {CreateTableRequest} */
     const body = { game: 'royale', royale: { mode: r.mode, fleet: r.fleet, die: r.die, ante: Number(r.ante) || 0, bounty: Number(r.bounty) || 0 },
       players: form.names.map((n) => n.trim()).filter(Boolean) };
     if (form.currency && form.currency.trim()) body.currency = form.currency.trim();
@@ -125,7 +154,6 @@ function royaleForm(form, draw) {
     return makeTable(e, form, body, error);
   };
   return h('form.card.start', { onsubmit: submit },
-    h('h2', 'Start a table'),
     gamePicker(form, draw),
     h('fieldset', h('legend', 'Mode'),
       radio('mode', 'standard', 'Standard', 'Roll, then call shots one at a time; each sunk card gives one bonus shot'),
@@ -139,11 +167,11 @@ function royaleForm(form, draw) {
     h('fieldset', h('legend', 'Money'),
       h('div.pair',
         h('label.field', 'Ante each game', h('input', { type: 'number', inputmode: 'numeric', min: 0, name: 'ante', 'data-testid': 'royale-ante',
-          value: r.ante, oninput: (e) => { r.ante = e.target.value; } })),
+          value: r.ante, oninput: (e) => { r.ante = fieldValue(e); } })),
         h('label.field', 'Unit', h('input', { type: 'text', name: 'currency', maxlength: 24, placeholder: 'units',
-          value: form.currency || '', oninput: (e) => { form.currency = e.target.value; } }))),
+          value: form.currency || '', oninput: (e) => { form.currency = fieldValue(e); } }))),
       h('label.field', 'Bounty: the owner of each sunk card pays its shooter (0 for none)', h('input', { type: 'number',
-        inputmode: 'numeric', min: 0, name: 'bounty', 'data-testid': 'royale-bounty', value: r.bounty, oninput: (e) => { r.bounty = e.target.value; } }))),
+        inputmode: 'numeric', min: 0, name: 'bounty', 'data-testid': 'royale-bounty', value: r.bounty, oninput: (e) => { r.bounty = fieldValue(e); } }))),
     formEnd(form, draw, error, 'Players in seat order (2 to 6 play each game)', 6));
 }
 
@@ -151,7 +179,9 @@ function royaleForm(form, draw) {
 // most max), which of them this phone's holder is (the host plays that seat
 // from this phone; no phone can join as it), the table's name, the error
 // line and the buttons.
+/** @param {StartForm} form @param {() => void} draw @param {HTMLElement} error @param {string} legend @param {number} max */
 function formEnd(form, draw, error, legend, max) {
+  /** @param {number} i */
   const me = (i) => h('label.me', { class: form.host === i ? 'on' : '' },
     h('input', { type: 'radio', name: 'host', value: String(i), checked: form.host === i, 'data-testid': `host-${i}`,
       onchange: () => { form.host = i; form.request = null; draw(); } }), 'me');
@@ -161,102 +191,17 @@ function formEnd(form, draw, error, legend, max) {
       form.names.map((n, i) => h('div.namerow',
         h('input.name', { type: 'text', maxlength: 40, value: n, 'aria-label': `player ${i + 1}`,
           placeholder: i === form.host ? 'Your name' : `Player ${i + 1}`, autocomplete: 'off',
-          oninput: (e) => { form.names[i] = e.target.value; } }),
+          oninput: (e) => { form.names[i] = fieldValue(e); } }),
         me(i))),
       form.names.length < max && h('button.ghost', { type: 'button', 'data-testid': 'add-player',
         onclick: () => { form.names.push(''); draw(); } }, '+ Add a player'),
       h('label.toggle', h('input', { type: 'checkbox', name: 'not-playing', checked: form.host < 0, 'data-testid': 'host-none',
-        onchange: (e) => { form.host = e.target.checked ? -1 : 0; form.request = null; draw(); } }),
+        onchange: (e) => { form.host = /** @type {HTMLInputElement} */ (e.target).checked ? -1 : 0; form.request = null; draw(); } }),
       h('span', 'I’m not playing', h('small', 'This phone only keeps the books and records for the players.')))),
     h('label.field', 'Table name (optional)', h('input', { type: 'text', maxlength: 80, name: 'name',
-      value: form.name || '', oninput: (e) => { form.name = e.target.value; } })),
+      value: form.name || '', oninput: (e) => { form.name = fieldValue(e); } })),
     error,
     h('button.primary', { type: 'submit', 'data-testid': 'create' }, 'Start the table'),
     h('a.button.ghost', { href: '#' }, 'Cancel'),
   ];
-}
-
-/** joinScreen claims a seat with a join code (seats: the open seats' names). */
-export function joinScreen(main, code, seats) {
-  const form = { code: (code || '').toUpperCase(), name: '' };
-  const error = h('p.error', { hidden: true, 'data-testid': 'join-error' });
-  const join = async (name, button) => {
-    name = name.trim();
-    if (!form.code || !name) {
-      error.hidden = false;
-      error.textContent = 'Type the code and your name.';
-      return;
-    }
-    const body = { code: plainCode(form.code) || form.code.trim(), name };
-    if (!form.request || JSON.stringify(form.request.body) !== JSON.stringify(body)) form.request = api.write('/v1/join', body);
-    button.disabled = true;
-    try {
-      const j = await api.send(form.request);
-      // A crew's code makes this phone a member: it opens the crew's page.
-      const crew = j.table.kind === 'crew';
-      store.save({ id: j.table.id, name: j.table.name, role: 'player', token: j.playerToken,
-        playerId: j.player.id, playerName: j.player.name, code: plainCode(form.code),
-        kind: crew ? 'crew' : undefined, crew: j.table.crew });
-      location.hash = crew ? `#c=${j.table.id}` : `#t=${j.table.id}`;
-    } catch (err) {
-      error.hidden = false;
-      error.textContent = err.message;
-      button.disabled = false;
-    }
-  };
-  const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'aria-label': 'your name',
-    autocomplete: 'nickname', oninput: (e) => { form.name = e.target.value; } });
-  // The open seats come from the link (#join=CODE&seat=Ann) at once, then
-  // from the server (GET /v1/join/CODE) for a typed code or a stale link.
-  const seatBox = h('div.seats', { 'data-testid': 'open-seats' });
-  const otherLabel = h('h2');
-  const showSeats = (names, table) => {
-    replace(seatBox, ...(names.length ? [table && h('p.muted', `Table: ${table}`), h('h2', 'Who are you?'),
-      names.map((name) => h('button.primary.seat', { type: 'button', dataset: { name },
-        onclick: (e) => join(name, e.currentTarget) }, name))] : []));
-    otherLabel.textContent = names.length ? 'Someone else' : 'Your name';
-  };
-  // seatBox.dataset.ready says the list is settled for the code typed, so
-  // nothing will move under a thumb (or a test) about to tap. Every code no
-  // table has counts against this phone's address, so a half-typed one is
-  // never looked up, nor one code twice: a 14-character code as soon as it
-  // is whole, an older table's 6-character one (the start of a new one) only
-  // once typed (done: the field is left, or the code came with the link).
-  // Nor are the seats drawn again for the code they show: leaving the field
-  // to tap one must not move it.
-  const answers = new Map(); // code → the promise of its invitation; null when no table has it
-  let settled = ''; // the code seatBox is settled for
-  const lookUp = async (done) => {
-    const code = plainCode(form.code);
-    if (code === settled) return;
-    settled = '';
-    delete seatBox.dataset.ready;
-    if (!isCodeLength(code) || (code.length < 14 && !done)) return;
-    if (!answers.has(code)) {
-      answers.set(code, api.send({ method: 'GET', path: `/v1/join/${code}` }, 2).catch((err) => {
-        if (!(err instanceof api.Problem) || err.status !== 404) answers.delete(code); // ask again later
-        return null; // joining says what was wrong in words
-      }));
-    }
-    const inv = await answers.get(code);
-    if (plainCode(form.code) !== code) return;
-    if (inv) showSeats(inv.openSeats, inv.table);
-    settled = code;
-    seatBox.dataset.ready = 'true';
-  };
-  showSeats(seats, '');
-  replace(main,
-    h('header.top', h('div.title', h('a.home', { href: '#', 'aria-label': 'home' }, '⌂'), h('h1', 'Join a table or a crew'))),
-    h('section.card',
-      h('label.field', 'Join code', h('input.code', { type: 'text', value: form.code, maxlength: 32, autocapitalize: 'characters',
-        placeholder: 'ABCD-EFGH-JKMN-PQ', spellcheck: 'false',
-        autocomplete: 'off', 'aria-label': 'join code', oninput: (e) => { form.code = e.target.value.toUpperCase(); lookUp(false); },
-        onchange: () => lookUp(true) })),
-      seatBox,
-      otherLabel,
-      nameInput,
-      h('button.primary', { type: 'button', 'data-testid': 'join-go', onclick: (e) => join(form.name, e.currentTarget) }, 'Join'),
-      error),
-    h('section.card', h('a.button.ghost', { href: '#recover=', 'data-testid': 'to-recover' }, 'Taking over as host? Use a recovery code')));
-  lookUp(true);
 }

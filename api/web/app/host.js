@@ -1,11 +1,15 @@
+// @ts-check
 // host.js holds what only the host's phone does with money: record a
 // player's buy-in or cash-out (the host holds the bank's cash), and close the
 // table at the end of the night, after a clear confirmation.
 
-import { h, money } from './dom.js';
+import { h, money, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 
-/** cashCard records buy-ins (cash to the bank) and cash-outs (cash back). */
+/** @typedef {import('./session.js').Ready} Ready */
+/** @typedef {import('./page.js').Card} Card */
+
+/** cashCard records buy-ins (cash to the bank) and cash-outs (cash back). @param {Ready} s */
 export function cashCard(s) {
   const t = s.table;
   const cur = t.currency;
@@ -16,10 +20,10 @@ export function cashCard(s) {
     h('h2', closed ? 'Cash-outs' : 'Buy-ins and cash-outs'),
     h('p.muted.small', closed ? 'The table is closed: no more buy-ins, but you can still hand cash back.'
       : 'Cash a player hands you is a buy-in; cash you hand back is a cash-out.'),
-    h('label.field', 'Player', h('select', { name: 'cash-player', onchange: (e) => { ui.player = Number(e.target.value); } },
+    h('label.field', 'Player', h('select', { name: 'cash-player', onchange: (e) => { ui.player = Number(fieldValue(e)); } },
       t.players.map((p) => h('option', { value: p.id, selected: p.id === ui.player }, p.leftAt ? `${p.name} (left)` : p.name)))),
     h('label.field', `Amount (${cur})`, h('input', { type: 'number', inputmode: 'numeric', min: 1, step: 1, name: 'cash-amount',
-      value: ui.amount, placeholder: '0', oninput: (e) => { ui.amount = e.target.value; } })),
+      value: ui.amount, placeholder: '0', oninput: (e) => { ui.amount = fieldValue(e); } })),
     h('div.actions',
       !closed && h('button.primary', { type: 'button', 'data-testid': 'buy-in', disabled: ui.busy,
         onclick: () => cash(s, ui, 'deposits') }, 'Buy in'),
@@ -32,6 +36,7 @@ export function cashCard(s) {
 
 // cash records one buy-in or cash-out. The key is kept across retries of
 // the same entry and dropped once it is recorded or refused.
+/** @param {Ready} s @param {import('./page.js').CashCard} ui @param {'deposits' | 'withdrawals'} kind */
 async function cash(s, ui, kind) {
   const amount = Number(ui.amount);
   const cur = s.table.currency;
@@ -42,29 +47,29 @@ async function cash(s, ui, kind) {
     return;
   }
   const body = { player: ui.player, amount };
-  const path = s.path('/' + kind);
-  if (!ui.request || ui.request.path !== path || JSON.stringify(ui.request.body) !== JSON.stringify(body)) {
-    ui.request = api.write(path, body, s.token);
+  const next = api.cash(s, kind, body);
+  if (!ui.request || ui.request.path !== next.path || JSON.stringify(ui.request.body) !== JSON.stringify(body)) {
+    ui.request = next;
   }
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
     await api.send(ui.request);
-    await s.reload('money');
+    await s.reloadMoney();
     const who = s.name(body.player);
     ui.done = kind === 'deposits' ? `Recorded: ${who} bought in ${money(amount, cur)}.` : `Recorded: ${who} cashed out ${money(amount, cur)}.`;
     ui.amount = '';
     ui.request = null;
   } catch (err) {
-    ui.error = 'Not recorded: ' + err.message;
+    ui.error = 'Not recorded: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;
   s.render(true);
 }
 
-/** closeCard closes the table, asking first in plain words what that means. */
+/** closeCard closes the table, asking first in plain words what that means. @param {Ready} s */
 export function closeCard(s) {
   const t = s.table;
   const ui = s.ui.close || (s.ui.close = {});
@@ -103,20 +108,21 @@ export function closeCard(s) {
 
 // close sends POST close once (retries keep its key) and shows the final
 // balances from the top of the Money tab.
+/** @param {Ready} s @param {Card} ui */
 async function close(s, ui) {
-  if (!ui.request) ui.request = api.write(s.path('/close'), undefined, s.token);
+  if (!ui.request) ui.request = api.closeTable(s);
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
-    const table = await api.send(ui.request);
-    await s.reload('money');
+    const table = /** @type {api.Table} */ (await api.send(ui.request)); // what closeTable answers
+    await s.reloadMoney();
     s.ui.close = null;
     s.setTable(table);
     window.scrollTo(0, 0);
   } catch (err) {
     ui.busy = false;
-    ui.error = 'Not closed: ' + err.message;
+    ui.error = 'Not closed: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
     s.render(true);
   }

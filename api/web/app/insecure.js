@@ -1,3 +1,4 @@
+// @ts-check
 // insecure.js says, once, in plain words, when the app was opened at an
 // address that is not secure (plain http from another machine, such as
 // http://192.168.1.20:8080): the browser then allows no service worker, no
@@ -17,6 +18,7 @@ const KEY = 'tally.insecureNoticeDismissed';
 const text = 'This address isn\'t secure, so Tally can\'t be installed or keep working offline on this phone. Ask the host for the https address.';
 
 /** showInsecure fills el with the notice when the page is not in a secure context and the notice was not dismissed here. */
+/** @param {HTMLElement} el */
 export function showInsecure(el) {
   if (window.isSecureContext || dismissed()) return;
   replace(el, h('p', text),
@@ -34,6 +36,7 @@ function dismissed() {
 }
 
 // dismiss hides the notice and remembers it for this address.
+/** @param {HTMLElement} el */
 function dismiss(el) {
   try {
     localStorage.setItem(KEY, '1');

@@ -1,3 +1,4 @@
+// @ts-check
 // invite.js is the Invite tab: the join code in big letters and a QR code of
 // the join link, which lists the seats nobody has claimed yet so a new phone
 // can claim one with a single tap; and the seats, where the host seats a
@@ -14,29 +15,39 @@ import qrcode from './vendor/qrcode.mjs';
  * plainCode is a join code as typed, without case, spaces or separators:
  * "abcd-efgh jkmn pq" is ABCDEFGHJKMNPQ. The server takes it either way.
  */
+/** @param {string | null | undefined} typed */
 export function plainCode(typed) {
   return (typed || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
 /** isCodeLength says whether a plain code is as long as one: 14 characters, or 6 for a table made before codes grew. */
+/** @param {string} plain */
 export function isCodeLength(plain) {
   return plain.length === 14 || plain.length === 6;
 }
 
 /** groupCode shows a join code in groups of four, to read aloud: ABCD-EFGH-JKMN-PQ. */
+/** @param {string} code */
 export function groupCode(code) {
   const plain = plainCode(code);
-  return plain.length <= 6 ? plain : plain.match(/.{1,4}/g).join('-');
+  return plain.length <= 6 ? plain : (plain.match(/.{1,4}/g) || []).join('-');
 }
 
-/** joinLink is the link other phones open to join this table (or crew), at the app's public address. */
+/**
+ * joinLink is the link other phones open to join this table (or crew), at the app's public address.
+ * @param {{ table: import('./api.js').Table, saved: { code?: string } }} s
+ */
 export function joinLink(s) {
   const q = new URLSearchParams({ join: s.table.joinCode || s.saved.code || '' });
   for (const p of s.table.players) if (!p.claimed && !p.leftAt) q.append('seat', p.name);
   return appLink(q);
 }
 
-/** inviteTab shows the code, the QR code and the seats, with seating and leaving. */
+/**
+ * inviteTab shows the code, the QR code and the seats, with seating and leaving.
+ * @param {HTMLElement} el
+ * @param {import('./session.js').Ready} s
+ */
 export function inviteTab(el, s) {
   const closed = s.table.status === 'closed';
   const code = s.table.joinCode || s.saved.code;
@@ -63,6 +74,7 @@ export function inviteTab(el, s) {
  * qrSvg draws text as a QR code: black modules on white with the quiet zone
  * the standard asks for, so phone cameras read it even on a dark screen.
  */
+/** @param {string} text */
 export function qrSvg(text) {
   const qr = qrcode(0, 'M');
   qr.addData(text, 'Byte');

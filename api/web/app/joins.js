@@ -1,3 +1,4 @@
+// @ts-check
 // joins.js tells the host phone, live and on every tab, of each phone that
 // joins with the code ("Dan joined with the code"), with a one-tap "Free
 // this seat" for a join the host did not expect: anyone with the code can
@@ -11,6 +12,13 @@ import { release } from './seats.js';
 
 const KEY = 'tally.joins-seen';
 
+/**
+ * Seen are the joins the host saw, by table id: when each player's seat
+ * was claimed, by player id.
+ * @typedef {Record<string, Record<string, string | undefined>>} Seen
+ */
+
+/** @returns {Seen} */
 function seenAll() {
   try {
     return JSON.parse(localStorage.getItem(KEY) || '{}');
@@ -19,6 +27,7 @@ function seenAll() {
   }
 }
 
+/** @param {Seen} all */
 function keep(all) {
   try {
     localStorage.setItem(KEY, JSON.stringify(all));
@@ -31,6 +40,7 @@ function keep(all) {
  * joinNotices is the host's card of joins not yet seen, or null. The first
  * time this phone hosts the table, the claims already made count as seen:
  * a phone that just became the host is told only of joins from then on.
+ * @param {import('./session.js').Ready} s
  */
 export function joinNotices(s) {
   if (s.role !== 'host' || s.table.status === 'closed') return null;
@@ -45,6 +55,7 @@ export function joinNotices(s) {
   const ui = s.ui.joins || (s.ui.joins = {});
   const fresh = claims.filter((p) => seen[p.id] !== p.claimedAt);
   if (!fresh.length && !ui.note && !ui.error) return null;
+  /** @param {import('./api.js').Player} p */
   const ack = (p) => {
     const now = seenAll();
     now[s.id] = { ...(now[s.id] || {}), [p.id]: p.claimedAt };

@@ -1,3 +1,4 @@
+// @ts-check
 // live.js keeps a table's server-sent event stream open. On every "change"
 // (and on a "sync" that shows something was missed, which is also what a
 // reconnect sends first) it asks the page to refetch: each phone then reads
@@ -5,13 +6,20 @@
 // chain head, which the phone keeps as one it witnessed.
 
 import { sawHead } from './store.js';
+import { streamURL } from './api.js';
 
 /**
  * watch streams table `id` with `token` and calls refresh() when the table
  * changed, status(ok) when the stream drops or returns. It returns a
  * function that stops watching.
+ * @param {number} id
+ * @param {string} token
+ * @param {() => unknown} refresh
+ * @param {(ok: boolean) => void} status
+ * @returns {() => void}
  */
 export function watch(id, token, refresh, status) {
+  /** @type {EventSource | null} */
   let es = null;
   let lastSeq = -1;
   let stopped = false;
@@ -19,29 +27,30 @@ export function watch(id, token, refresh, status) {
   let timer = 0;
 
   const open = () => {
-    const url = `/v1/tables/${id}/stream?access_token=${encodeURIComponent(token)}`;
-    es = new EventSource(url);
-    es.addEventListener('open', () => {
+    const url = streamURL({ id, token });
+    const stream = new EventSource(url);
+    es = stream;
+    stream.addEventListener('open', () => {
       retry = 1000;
       status(true);
     });
-    es.addEventListener('change', (ev) => {
+    stream.addEventListener('change', (ev) => {
       lastSeq = seqOf(id, ev, lastSeq);
       refresh();
     });
-    es.addEventListener('sync', (ev) => {
+    stream.addEventListener('sync', (ev) => {
       const seq = seqOf(id, ev, lastSeq);
       if (seq !== lastSeq) {
         lastSeq = seq;
         refresh();
       }
     });
-    es.addEventListener('error', () => {
+    stream.addEventListener('error', () => {
       status(false);
       // The browser reconnects by itself unless the server refused the
       // stream outright (CLOSED); then we try again with a growing pause.
-      if (es.readyState === EventSource.CLOSED && !stopped) {
-        es.close();
+      if (stream.readyState === EventSource.CLOSED && !stopped) {
+        stream.close();
         timer = setTimeout(open, retry);
         retry = Math.min(retry * 2, 4000);
       }
@@ -74,11 +83,18 @@ export function watch(id, token, refresh, status) {
   };
 }
 
-// seqOf reads the sequence number an event names and keeps its head.
+/**
+ * seqOf reads the sequence number an event names and keeps its head.
+ * @param {number} id
+ * @param {Event} ev a MessageEvent (EventSource's own events, by name, are typed as Event)
+ * @param {number} fallback
+ * @returns {number}
+ */
 function seqOf(id, ev, fallback) {
+  /** @type {{ seq: number, hash: string }} */
   let data;
   try {
-    data = JSON.parse(ev.data);
+    data = JSON.parse(/** @type {MessageEvent<string>} */ (ev).data);
   } catch {
     return fallback;
   }

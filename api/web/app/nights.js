@@ -1,3 +1,4 @@
+// @ts-check
 // nights.js lists a crew's nights on its page: tonight's open table, which
 // a member joins with one tap ("Join tonight": the night's join code and
 // the member's own name claim their seat, and the night opens on this
@@ -6,11 +7,15 @@
 // tonight's table. It also holds the card a closed night's Money tab shows
 // instead of settling up: its money went to the crew.
 
-import { h } from './dom.js';
+import { h, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 
-/** nightsCard lists the crew's nights, newest first, with starting tonight's table. */
+/** @typedef {import('./crew.js').ReadyCrew} ReadyCrew */
+/** @typedef {import('./page.js').Card} Card */
+/** @typedef {api.Schemas['Night']} Night */
+
+/** nightsCard lists the crew's nights, newest first, with starting tonight's table. @param {ReadyCrew} c @param {Night[]} nights */
 export function nightsCard(c, nights) {
   const ui = c.ui.nights || (c.ui.nights = {});
   const list = [...nights].sort((a, b) => b.table - a.table);
@@ -23,9 +28,11 @@ export function nightsCard(c, nights) {
 
 // nightRow is one night: open (join or open it) or closed (rolled, or a
 // button that rolls it), with its date.
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n */
 function nightRow(c, ui, n) {
   const held = store.table(n.table);
   const when = day(n.closedAt || n.createdAt);
+  /** @param {string} note @param {...import('./dom.js').Child} actions */
   const row = (note, ...actions) => h('div.night', { 'data-testid': 'night', dataset: { night: n.table, status: n.status } },
     h('p', h('b', n.name), h('span.muted', ` · ${when}`)), h('p.muted.small', note), actions);
   if (n.status === 'open') {
@@ -43,9 +50,11 @@ function nightRow(c, ui, n) {
 
 // joinNight claims this member's seat at an open night (by the member's
 // name, which is the seat's) and opens the night's table on this phone.
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n */
 async function joinNight(c, ui, n) {
-  const body = { code: n.joinCode, name: c.saved.playerName || c.name(c.me) };
-  const req = ui.join && ui.join.body.code === body.code ? ui.join : (ui.join = api.write('/v1/join', body));
+  const body = { code: /** @type {string} */ (n.joinCode), name: c.saved.playerName || c.name(c.me) }; // offered only with a code
+  /** @type {api.Write<api.Schemas['JoinRequest'], api.Joined>} */
+  const req = ui.join && ui.join.body.code === body.code ? ui.join : (ui.join = api.join(body));
   await busy(c, ui, n, async () => {
     const j = await api.send(req);
     store.save({ id: j.table.id, name: j.table.name, role: 'player', token: j.playerToken, playerId: j.player.id,
@@ -57,15 +66,17 @@ async function joinNight(c, ui, n) {
 
 // rollNight adds a closed night's balances to the crew (POST roll), for a
 // night whose closing did not do it; doing it twice changes nothing.
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n */
 async function rollNight(c, ui, n) {
   await busy(c, ui, n, async () => {
-    await api.send(api.write(`/v1/crews/${c.id}/nights/${n.table}/roll`, undefined, c.token));
-    await c.reload();
+    await api.send(api.rollNight(c, n.table));
+    await c.reloadMoney();
   });
 }
 
 // busy runs one night's write, showing it on its button and any refusal
 // under the list.
+/** @param {ReadyCrew} c @param {import('./page.js').NightsCard} ui @param {Night} n @param {() => Promise<void>} work */
 async function busy(c, ui, n, work) {
   ui.busy = n.table;
   ui.error = '';
@@ -73,13 +84,13 @@ async function busy(c, ui, n, work) {
   try {
     await work();
   } catch (err) {
-    ui.error = `${n.name}: ${err.message}`;
+    ui.error = `${n.name}: ${message(err)}`;
   }
   ui.busy = 0;
   c.render(true);
 }
 
-/** day is a date as a bar says it: "Fri 14 Mar". */
+/** day is a date as a bar says it: "Fri 14 Mar". @param {string} iso */
 export function day(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short' });
@@ -89,9 +100,11 @@ export function day(iso) {
  * crewNightCard is a crew night's Money tab note: its money other than the
  * game's is the crew's, and once closed its balances went to the crew,
  * where who owes whom is settled across nights.
+ * @param {import('./session.js').Ready} s
+ * @param {boolean} closed
  */
 export function crewNightCard(s, closed) {
-  const crew = store.table(s.table.crew);
+  const crew = store.table(Number(s.table.crew));
   return h('section.card', { 'data-testid': 'crew-night' }, h('h2', 'Part of the crew'),
     h('p', closed ? 'This night is closed and its results went to the crew’s running balances: settle up there, across nights.'
       : 'This is one of the crew’s nights: its results go to the crew’s running balances when it closes. Buy-ins, cash-outs and payments are recorded at the crew.'),

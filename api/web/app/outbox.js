@@ -1,3 +1,4 @@
+// @ts-check
 // outbox.js keeps the writes this phone could not send yet. Each write is
 // stored in IndexedDB, with its Idempotency-Key, before it is first sent,
 // and leaves only once the server has answered it: a phone offline, or
@@ -16,6 +17,7 @@
 // `seen`, which is news rather than an error). A refusal is never retried.
 
 import * as api from './api.js';
+import { message } from './dom.js';
 
 /** Queued is the answer to a write that now waits in the outbox. */
 export class Queued extends Error {}
@@ -25,8 +27,47 @@ const STORE = 'outbox';
 const FIRST_TRIES = 2; // attempts before a fresh write is left to the queue
 const MAX_PAUSE_MS = 4000;
 
+/**
+ * Entry is one write waiting in the outbox, as stored in IndexedDB (all but
+ * `stalled`): the request to send again, unchanged (path, body, token and
+ * its Idempotency-Key), the table it writes to, its label for the screen,
+ * when it was made and its place in the order.
+ * @typedef {object} Entry
+ * @property {number} table the table's id
+ * @property {'POST' | 'PUT' | 'DELETE'} [method] POST unless said (a write stored before it was kept is a POST)
+ * @property {string} path
+ * @property {unknown} body
+ * @property {string} [token]
+ * @property {string} key the Idempotency-Key, the same on every try
+ * @property {string} label what the write does, in plain words ("Ann: throw 6 5 4 3 3")
+ * @property {number} made when it was made (ms since 1970)
+ * @property {number} seq its place in the order (IndexedDB's key)
+ * @property {boolean} [stalled] it waits: its sender no longer waits for its answer (kept in memory only)
+ */
+
+/**
+ * Sent is what 'sent' tells: a write that waited arrived, and its answer.
+ * @typedef {{ table: number, answer: unknown }} Sent
+ */
+
+/**
+ * Conflict is what 'conflict' tells: a waiting write was refused, and the
+ * later writes of its table were dropped with it.
+ * @typedef {{ table: number, refused: string, dropped: string[], reason: string, already: boolean }} Conflict
+ */
+
+/**
+ * Events are what the outbox tells its listeners, by event name.
+ * @typedef {{ change: undefined, sent: Sent, conflict: Conflict }} Events
+ */
+
+/** @typedef {{ resolve: (answer: unknown) => void, reject: (err: unknown) => void }} Waiter */
+
+/** @type {Entry[]} */
 let items = []; // the waiting writes, oldest first, as stored
+/** @type {Map<number, Waiter>} */
 const waiters = new Map(); // seq -> {resolve, reject} of a write still in its first attempts
+/** @type {{ [E in keyof Events]: Set<(value: Events[E]) => void> }} */
 const listeners = { change: new Set(), sent: new Set(), conflict: new Set() };
 let running = false;
 let pause = 500;
@@ -35,36 +76,52 @@ let seq = Date.now(); // the order of writes made without IndexedDB
 
 /** on listens for 'change' (the waiting writes changed), 'sent' ({table,
  *  answer}: a waiting write arrived, and the server answered this) or
- *  'conflict' ({table, refused, dropped, reason, already}). */
+ *  'conflict' ({table, refused, dropped, reason, already}).
+ * @template {keyof Events} E
+ * @param {E} event
+ * @param {(value: Events[E]) => void} fn
+ */
 export function on(event, fn) {
   listeners[event].add(fn);
 }
 
+/**
+ * @template {keyof Events} E
+ * @param {E} event
+ * @param {Events[E]} [value]
+ */
 function emit(event, value) {
-  for (const fn of listeners[event]) fn(value);
+  for (const fn of listeners[event]) fn(/** @type {Events[E]} */ (value));
 }
 
-/** waiting lists the writes not sent yet, of one table or of all. */
+/** waiting lists the writes not sent yet, of one table or of all. @param {number} [table] */
 export function waiting(table) {
   return items.filter((w) => w.stalled && (table === undefined || w.table === table));
 }
 
 /**
- * submit sends a write (made by api.write) through the outbox, labelled in
+ * submit sends a write (made by an api.js endpoint) through the outbox, labelled in
  * plain words ("Ann: throw 6 5 4 3 3") for the screen. It resolves to the
  * server's answer, rejects with api.Problem if the server refuses it, and
  * with Queued when it could not be sent at once: it then waits here and
  * is sent later, and the page hears of it through 'sent' or 'conflict'.
+ * @template R
+ * @param {number} table the table's id
+ * @param {api.Write<unknown, R>} req
+ * @param {string} label
+ * @returns {Promise<R>}
  */
 export async function submit(table, req, label) {
-  const w = { table, path: req.path, body: req.body, token: req.token, key: req.key, label, made: Date.now() };
+  /** @type {Entry} */
+  const w = { table, method: req.method, path: req.path, body: req.body, token: req.token, key: req.key, label, made: Date.now(), seq: 0 };
   // A write made behind others that wait, or while the phone knows it is
   // offline, waits too: the order of writes is the order they were made.
   w.stalled = !navigator.onLine || items.some((x) => x.stalled);
   w.seq = await store(w);
   items.push(w);
+  /** @type {Promise<R>} */
   const answer = w.stalled ? Promise.reject(new Queued(label)) :
-    new Promise((resolve, reject) => waiters.set(w.seq, { resolve, reject }));
+    new Promise((resolve, reject) => { waiters.set(w.seq, { resolve: (a) => resolve(/** @type {R} */ (a)), reject }); });
   emit('change');
   kick();
   return answer;
@@ -96,7 +153,7 @@ async function pump() {
       }
       let answer;
       try {
-        answer = await api.send({ method: 'POST', path: w.path, body: w.body, token: w.token, key: w.key },
+        answer = await api.send({ method: w.method || 'POST', path: w.path, body: w.body, token: w.token, key: w.key },
           w.stalled ? 1 : FIRST_TRIES);
       } catch (err) {
         if (api.unanswered(err)) {
@@ -132,6 +189,7 @@ function stall() {
 // refuse drops a refused write and the later writes of its table. A write
 // whose sender still waits is that sender's to explain, like any refusal;
 // one that waited in the outbox is explained to the phone as a conflict.
+/** @param {Entry} w @param {unknown} err */
 async function refuse(w, err) {
   const dropped = items.filter((x) => x !== w && x.table === w.table);
   items = items.filter((x) => x.table !== w.table);
@@ -140,12 +198,13 @@ async function refuse(w, err) {
   const told = waiters.has(w.seq);
   settle(w, (x) => x.reject(err));
   if (!told || dropped.length) {
-    emit('conflict', { table: w.table, refused: w.label, dropped: dropped.map((d) => d.label), reason: err.message,
+    emit('conflict', { table: w.table, refused: w.label, dropped: dropped.map((d) => d.label), reason: message(err),
       already: api.recordedSince(err) });
   }
   emit('change');
 }
 
+/** settle ends the wait of a write's sender, if it still waits. @param {Entry} w @param {(x: Waiter) => void} fn */
 function settle(w, fn) {
   const x = waiters.get(w.seq);
   if (!x) return;
@@ -155,7 +214,9 @@ function settle(w, fn) {
 
 // The writes are kept in IndexedDB; where it is missing or refuses (a
 // private window of some browsers), they are kept in memory only.
+/** @type {Promise<IDBDatabase | null> | null} */
 let dbp = null;
+/** @returns {Promise<IDBDatabase | null>} */
 function db() {
   if (!dbp) {
     dbp = new Promise((resolve) => {
@@ -163,7 +224,8 @@ function db() {
       try {
         open = indexedDB.open(DB, 1);
       } catch {
-        return resolve(null); // no IndexedDB here, or not allowed
+        resolve(null); // no IndexedDB here, or not allowed
+        return;
       }
       open.onupgradeneeded = () => open.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
       open.onsuccess = () => resolve(open.result);
@@ -174,25 +236,39 @@ function db() {
   return dbp;
 }
 
-// tx runs fn on the store and resolves once the transaction is done.
+/**
+ * tx runs fn on the store and resolves once the transaction is done, to
+ * the result of the request fn made (undefined without IndexedDB, or when
+ * the transaction failed).
+ * @template T
+ * @param {IDBTransactionMode} mode
+ * @param {(s: IDBObjectStore) => IDBRequest<T> | void} fn
+ * @returns {Promise<T | undefined>}
+ */
 async function tx(mode, fn) {
   const d = await db();
   if (!d) return undefined;
   return new Promise((resolve) => {
     const t = d.transaction(STORE, mode);
     const result = fn(t.objectStore(STORE));
-    t.oncomplete = () => resolve(result && result.result);
+    t.oncomplete = () => resolve(result ? result.result : undefined);
     t.onerror = t.onabort = () => resolve(undefined);
   });
 }
 
-// store keeps a write and returns its place in the order.
+/**
+ * store keeps a write and returns its place in the order.
+ * @param {Entry} w
+ * @returns {Promise<number>}
+ */
 async function store(w) {
-  const { stalled, ...kept } = w;
+  // seq is IndexedDB's to give (autoIncrement): 0 is no key of its own.
+  const { stalled, seq: _, ...kept } = w;
   const key = await tx('readwrite', (s) => s.add(kept));
-  return key === undefined ? ++seq : key;
+  return key === undefined ? ++seq : /** @type {number} */ (key);
 }
 
+/** @param {Entry[]} ws */
 function unstore(ws) {
   return tx('readwrite', (s) => { for (const w of ws) s.delete(w.seq); });
 }
@@ -202,7 +278,7 @@ function unstore(ws) {
  * is called once, when the app starts.
  */
 export async function start() {
-  const kept = (await tx('readonly', (s) => s.getAll())) || [];
+  const kept = /** @type {Entry[]} */ ((await tx('readonly', (s) => s.getAll())) || []);
   const known = new Set(items.map((w) => w.seq));
   items = [...kept.filter((w) => !known.has(w.seq)).map((w) => ({ ...w, stalled: true })), ...items].sort((a, b) => a.seq - b.seq);
   seq = Math.max(seq, ...items.map((w) => w.seq));

@@ -1,3 +1,4 @@
+// @ts-check
 // pwa.js makes the app installable and keeps it working offline: it
 // registers the service worker (sw.js), which caches the app shell, and
 // moves the page onto a new version once one is deployed. It also loads

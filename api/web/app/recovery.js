@@ -1,27 +1,30 @@
+// @ts-check
 // recovery.js moves the host role to another phone. The host phone shows
 // a one-time host recovery code and a QR code of a link carrying it
 // (#recover=CODE); the other phone opens the link (or types the code),
 // redeems it and becomes the host with a new token, and the first phone is
 // told at once that the host role moved. A code works once, for 15 minutes.
 
-import { add, h, replace } from './dom.js';
+import { add, h, replace, clock, fieldValue, message } from './dom.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { qrSvg } from './invite.js';
 import { appLink } from './address.js';
 
 /** groupRecovery shows a recovery code to read aloud: 12-ABCD-EFGH-JKMN-PQ. */
+/** @param {string} code */
 export function groupRecovery(code) {
   const [id, secret] = code.split('-');
-  return `${id}-${secret.match(/.{1,4}/g).join('-')}`;
+  return `${id}-${(secret.match(/.{1,4}/g) || []).join('-')}`;
 }
 
 /** recoveryLink is the link the other phone opens to become the host, at the app's public address. */
+/** @param {string} code */
 function recoveryLink(code) {
   return appLink(new URLSearchParams({ recover: code }));
 }
 
-/** recoveryCard is the host's way to hand the host role to another phone. */
+/** recoveryCard is the host's way to hand the host role to another phone. @param {import('./session.js').Ready} s */
 export function recoveryCard(s) {
   const ui = s.ui.recovery || (s.ui.recovery = {});
   const live = ui.offer && Date.parse(ui.offer.expiresAt) > Date.now();
@@ -35,9 +38,10 @@ export function recoveryCard(s) {
       ui.error && h('p.error', { role: 'alert' }, ui.error));
     return card;
   }
-  const until = new Date(ui.offer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  const link = recoveryLink(ui.offer.code);
-  card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(ui.offer.code)),
+  const shown = /** @type {import('./api.js').Schemas['RecoveryOffer']} */ (ui.offer); // live: there is one
+  const until = clock(shown.expiresAt);
+  const link = recoveryLink(shown.code);
+  card.append(h('p.code', { 'data-testid': 'recovery-code' }, groupRecovery(shown.code)),
     h('div.qr', { 'data-testid': 'recovery-qr' }, qrSvg(link)),
     h('p', `Works once, until ${until}. Scan it with the other phone's camera, or type it there under Join with a code, then “Taking over as host?”.`),
     h('p.muted.small', 'Whoever opens it becomes the host: show it only to the phone taking over.'),
@@ -46,16 +50,17 @@ export function recoveryCard(s) {
 }
 
 // offer asks the server for a new code; the key is kept across retries.
+/** @param {import('./session.js').Ready} s @param {import('./page.js').RecoveryCard} ui */
 async function offer(s, ui) {
-  if (!ui.request) ui.request = api.write(s.path('/host-recovery'), undefined, s.token);
+  if (!ui.request) ui.request = api.offerRecovery(s);
   ui.busy = true;
   ui.error = '';
   s.render(true);
   try {
-    ui.offer = await api.send(ui.request);
+    ui.offer = /** @type {api.Schemas['RecoveryOffer']} */ (await api.send(ui.request)); // offerRecovery's answer
     ui.request = null;
   } catch (err) {
-    ui.error = 'No code: ' + err.message;
+    ui.error = 'No code: ' + message(err);
     if (err instanceof api.Problem) ui.request = null;
   }
   ui.busy = false;
@@ -63,9 +68,12 @@ async function offer(s, ui) {
 }
 
 /** recoverScreen redeems a host recovery code on this phone (#recover=CODE). */
+/** @param {HTMLElement} main @param {string | null} code */
 export function recoverScreen(main, code) {
+  /** @type {{ code: string, request?: api.Write<api.Schemas['RecoverRequest'], api.Recovered> | null }} */
   const form = { code: code || '' };
   const error = h('p.error', { hidden: true, 'data-testid': 'recover-error' });
+  /** @param {MouseEvent} e */
   const go = async (e) => {
     const typed = form.code.trim();
     if (!typed) {
@@ -73,8 +81,8 @@ export function recoverScreen(main, code) {
       error.textContent = 'Type the code the host phone shows.';
       return;
     }
-    if (!form.request || form.request.body.code !== typed) form.request = api.write('/v1/host-recovery', { code: typed });
-    const button = e.currentTarget;
+    if (!form.request || form.request.body.code !== typed) form.request = api.recoverHost(typed);
+    const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
     button.disabled = true;
     try {
       const r = await api.send(form.request);
@@ -83,7 +91,7 @@ export function recoverScreen(main, code) {
       location.hash = `#t=${r.table.id}`;
     } catch (err) {
       error.hidden = false;
-      error.textContent = err.message;
+      error.textContent = message(err);
       button.disabled = false;
       if (err instanceof api.Problem) form.request = null;
     }
@@ -94,7 +102,7 @@ export function recoverScreen(main, code) {
       h('p', 'The host phone showed a host recovery code. Using it makes this phone the host of that table; the other phone stops being the host at once.'),
       h('label.field', 'Host recovery code', h('input.code', { type: 'text', value: form.code, maxlength: 64, autocapitalize: 'characters',
         spellcheck: 'false', autocomplete: 'off', 'aria-label': 'host recovery code', placeholder: '12-ABCD-EFGH-JKMN-PQ',
-        oninput: (e) => { form.code = e.target.value; } })),
+        oninput: (e) => { form.code = fieldValue(e); } })),
       h('button.primary', { type: 'button', 'data-testid': 'recover-go', onclick: go }, 'Become the host'),
       error,
       h('a.button.ghost', { href: '#' }, 'Cancel')));

@@ -1,3 +1,4 @@
+// @ts-check
 // sealed.js is what this phone remembers of the closed rolls it typed
 // itself. The server shows a closed roll only to its player's token, so
 // the host's phone, recording for a player without a phone, gets a cup back
@@ -8,7 +9,31 @@
 
 const PREFIX = 'tally.sealed.';
 
-// load reads a table's memory: {"round/player/roll": {dice, cargo}}.
+/** @typedef {import('./api.js').Schemas} Schemas */
+
+/**
+ * Typed is what this phone remembers of one closed roll: the dice it typed,
+ * and the cargo they leave (null: not a cargo re-roll, or not known).
+ * @typedef {{ dice: number[], cargo: number[] | null }} Typed
+ */
+
+/**
+ * Seen is a roll as this phone shows it: the server's, with a sealed roll
+ * this phone typed filled in (typedHere).
+ * @typedef {Schemas['RollResult'] & { typedHere?: boolean }} Seen
+ */
+
+/**
+ * Memo is what rememberTyped is told of a throw: the roll's number (1-based)
+ * and, for a cargo re-roll, the cargo before it (null: not known here).
+ * @typedef {{ roll: number, before?: number[] | null }} Memo
+ */
+
+/**
+ * load reads a table's memory: {"round/player/roll": {dice, cargo}}.
+ * @param {number} table
+ * @returns {Record<string, Typed>}
+ */
 function load(table) {
   try {
     return JSON.parse(localStorage.getItem(PREFIX + table) || '{}') || {};
@@ -17,7 +42,11 @@ function load(table) {
   }
 }
 
-// store writes a table's memory back, or drops it when empty.
+/**
+ * store writes a table's memory back, or drops it when empty.
+ * @param {number} table
+ * @param {Record<string, Typed>} all
+ */
 function store(table, all) {
   try {
     if (Object.keys(all).length) localStorage.setItem(PREFIX + table, JSON.stringify(all));
@@ -30,6 +59,10 @@ function store(table, all) {
 // remember keeps the dice this phone typed for roll `roll` (1-based) of
 // player's turn in round `round`, and the cargo they leave (null when the
 // throw was not a cargo re-roll).
+/**
+ * @param {number} table @param {number} round @param {number} player @param {number} roll
+ * @param {number[]} dice @param {number[] | null} cargo
+ */
 function remember(table, round, player, roll, dice, cargo) {
   const all = load(table);
   all[`${round}/${player}/${roll}`] = { dice: [...dice], cargo: cargo ? [...cargo] : null };
@@ -41,6 +74,10 @@ function remember(table, round, player, roll, dice, cargo) {
  * the answer (round) shows it sealed from this phone's token. memo holds
  * the roll's number and, for a cargo re-roll, the cargo before it (null
  * when this phone did not know it).
+ * @param {number} table
+ * @param {Schemas['Round']} round
+ * @param {Schemas['ActionRequest']} body
+ * @param {Memo} memo
  */
 export function rememberTyped(table, round, body, memo) {
   const turn = round.turns.find((x) => x.player === body.player);
@@ -48,10 +85,14 @@ export function rememberTyped(table, round, body, memo) {
   if (!roll || !roll.sealed) return;
   const reroll = 'before' in memo;
   const cargo = reroll && (memo.before || !body.rethrow) ? cargoAfter(memo.before || [], body.rethrow, body.dice) : null;
-  remember(table, round.number, body.player, memo.roll, body.dice, cargo);
+  remember(table, round.number, body.player || 0, memo.roll, body.dice || [], cargo);
 }
 
-// recall is what this phone typed for that roll, or null.
+/**
+ * recall is what this phone typed for that roll, or null.
+ * @param {number} table @param {number} round @param {number} player @param {number} roll
+ * @returns {Typed | null}
+ */
 function recall(table, round, player, roll) {
   return load(table)[`${round}/${player}/${roll}`] || null;
 }
@@ -59,6 +100,8 @@ function recall(table, round, player, roll) {
 /**
  * keepOnly forgets every closed roll of the table except those of round
  * `playing` (0: forget them all), once a round is settled or left behind.
+ * @param {number} table
+ * @param {number} playing
  */
 export function keepOnly(table, playing) {
   const all = load(table);
@@ -77,9 +120,16 @@ export function keepOnly(table, playing) {
  * far as it remembers them: rolls (a remembered one marked typedHere) and
  * the turn's cargo as this phone knows it, or null when a roll it does not
  * remember (or a closed throw for the sequence) may have changed it.
+ * @param {number} table
+ * @param {number} round
+ * @param {number} player
+ * @param {Schemas['TurnOutcome']} outcome
+ * @returns {{ rolls: Seen[], cargo: number[] | null }}
  */
 export function turnSeen(table, round, player, outcome) {
+  /** @type {number[] | null} */
   let cargo = null;
+  /** @type {Seen[]} */
   const rolls = outcome.rolls.map((roll, i) => {
     if (!roll.sealed) {
       if (roll.cargo && roll.cargo.length) cargo = roll.cargo;
@@ -95,7 +145,9 @@ export function turnSeen(table, round, player, outcome) {
 // cargoAfter is the cargo a re-roll leaves: the cargo before it, less the
 // dice picked up, plus the new throw, highest first as the engine lists
 // cargo. Picking up none by name throws all of it again.
+/** @param {number[]} before @param {number[] | undefined} rethrow @param {number[] | undefined} dice */
 function cargoAfter(before, rethrow, dice) {
+  dice = dice || []; // a roll action always names its dice
   if (!rethrow || !rethrow.length) return [...dice].sort((a, b) => b - a);
   const left = [...before];
   for (const f of rethrow) {

@@ -1,3 +1,4 @@
+// @ts-check
 // share.js is "Share the night" on a closed table's Money tab: a picture
 // drawn in a canvas in the browser (the night's name and date, each
 // player's result, best first, the biggest pot and who won it, who pays
@@ -5,11 +6,26 @@
 // sheet takes the picture when it can (navigator.canShare with files),
 // else the text; "Copy text" and "Download picture" work everywhere.
 
-import { h, add, money, signed } from './dom.js';
+import { h, add, money, signed, message } from './dom.js';
 import * as api from './api.js';
 import { day } from './nights.js';
 
-/** shareCard offers to share a closed night; once asked, it shows the picture and the text. */
+/** @typedef {import('./page.js').Page} Page */
+/** @typedef {import('./page.js').Card} Card */
+
+/**
+ * Night is what the picture and the text say of a closed table.
+ * @typedef {object} Night
+ * @property {string} name
+ * @property {string} date
+ * @property {string} currency
+ * @property {{ name: string, net: number, wins: number }[]} players best first
+ * @property {number} rounds the rounds settled
+ * @property {{ pot: number, round: number, winners: string[] } | null} biggest the biggest pot and who won it
+ * @property {string[]} owes who pays whom, in words
+ */
+
+/** shareCard offers to share a closed night; once asked, it shows the picture and the text. @param {Page} s */
 export function shareCard(s) {
   const ui = s.ui.share || (s.ui.share = {});
   const card = h('section.card', { 'data-testid': 'share' }, h('h2', 'Share the night'));
@@ -20,26 +36,30 @@ export function shareCard(s) {
     if (ui.error) card.append(h('p.error', { role: 'alert' }, ui.error));
     return card;
   }
-  const canvas = picture(ui.night);
-  const text = summary(ui.night);
+  const drawn = ui.night;
+  const canvas = picture(drawn);
+  const text = summary(drawn);
   return add(card, canvas, h('pre.summary', { 'data-testid': 'share-text' }, text),
     h('div.actions',
-      navigator.share && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(ui, canvas, text) }, 'Share…'),
+      'share' in navigator && h('button.primary', { type: 'button', 'data-testid': 'share-go', onclick: () => share(drawn, canvas, text) }, 'Share…'),
       h('button', { type: 'button', 'data-testid': 'copy-text', onclick: () => copy(ui, text, s) }, 'Copy text'),
-      h('button', { type: 'button', 'data-testid': 'download-picture', onclick: () => download(canvas, ui.night) }, 'Download picture')),
+      h('button', { type: 'button', 'data-testid': 'download-picture', onclick: () => download(canvas, drawn) }, 'Download picture')),
     ui.note && h('p.ok', { role: 'status', 'data-testid': 'share-note' }, ui.note));
 }
 
-// prepare reads what the picture says: balances, settle-up and rounds.
+/**
+ * prepare reads what the picture says: balances, settle-up and rounds.
+ * @param {Page} s
+ * @param {import('./page.js').ShareCard} ui
+ */
 async function prepare(s, ui) {
   Object.assign(ui, { busy: true, error: '' });
   s.render(true);
   try {
-    const [bal, plan, rounds] = await Promise.all([api.get(s.path('/balances'), s.token), api.get(s.path('/settle-up'), s.token),
-      api.getAll(s.path('/rounds?limit=100'), s.token, 'rounds')]);
-    ui.night = night(s.table, bal, plan, rounds);
+    const [bal, plan, rounds] = await Promise.all([api.balances(s), api.settleUp(s), api.rounds(s)]);
+    if (s.table) ui.night = night(s.table, bal, plan, rounds);
   } catch (err) {
-    ui.error = err.message;
+    ui.error = message(err);
   }
   ui.busy = false;
   s.render(true);
@@ -49,10 +69,18 @@ async function prepare(s, ui) {
  * night gathers a closed table's results for sharing: the net per player,
  * best first; the rounds each won; the biggest pot (what a round paid its
  * winners) and who won it; and the settle-up in words.
+ * @param {import('./api.js').Table} table
+ * @param {import('./api.js').Balances} bal
+ * @param {import('./api.js').SettleUp} plan
+ * @param {import('./api.js').RoundSummary[]} rounds
+ * @returns {Night}
  */
 export function night(table, bal, plan, rounds) {
+  /** @param {number} id */
   const name = (id) => (table.players.find((p) => p.id === id) || {}).name || `player ${id}`;
+  /** @type {Map<number, number>} */
   const wins = new Map();
+  /** @type {Night['biggest']} */
   let biggest = null;
   for (const r of rounds) {
     if (r.status !== 'settled' || !r.result || !r.result.winners.length) continue;
@@ -66,7 +94,7 @@ export function night(table, bal, plan, rounds) {
     rounds: rounds.filter((r) => r.status === 'settled').length, biggest, owes: plan.owes || [] };
 }
 
-/** summary is the night in a few lines of text, the winner first. */
+/** summary is the night in a few lines of text, the winner first. @param {Night} n */
 export function summary(n) {
   const top = n.players[0];
   const lines = [`${n.name} — ${n.date}`];
@@ -78,17 +106,23 @@ export function summary(n) {
   return lines.join('\n');
 }
 
-/** picture draws the night on a canvas 1080 pixels wide, tall as it needs. */
+/** picture draws the night on a canvas 1080 pixels wide, tall as it needs. @param {Night} n */
 export function picture(n) {
   const W = 1080;
   const rows = n.players.length;
   const H = 330 + rows * 76 + (n.biggest ? 80 : 0) + (n.owes.length ? 70 + n.owes.length * 52 : 0) + 70;
-  const canvas = h('canvas.share', { width: W, height: H, 'data-testid': 'share-picture', 'aria-label': `Results of ${n.name}` });
-  const g = canvas.getContext('2d');
+  const canvas = /** @type {HTMLCanvasElement} */ (h('canvas.share', { width: W, height: H, 'data-testid': 'share-picture', role: 'img', 'aria-label': `Results of ${n.name}` }));
+
+  // A 2d context is there on every browser the app runs on.
+  const g = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   g.fillStyle = '#0e1116';
   g.fillRect(0, 0, W, H);
   g.fillStyle = '#ffd23f';
   g.fillRect(0, 0, W, 14);
+  /**
+   * @param {string} t @param {number} x @param {number} y @param {number} size @param {string} color
+   * @param {number} [weight] @param {CanvasTextAlign} [align]
+   */
   const text = (t, x, y, size, color, weight = 400, align = 'left') => {
     g.font = `${weight} ${size}px system-ui, sans-serif`;
     g.fillStyle = color;
@@ -131,18 +165,24 @@ export function picture(n) {
 
 // share hands the picture (or, where files cannot be shared, the text) to
 // the phone's share sheet.
-async function share(ui, canvas, text) {
+/** @param {Night} drawn @param {HTMLCanvasElement} canvas @param {string} text */
+async function share(drawn, canvas, text) {
   try {
-    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
-    const file = new File([blob], fileName(ui.night), { type: 'image/png' });
-    if (navigator.canShare && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], title: ui.night.name, text });
-    else await navigator.share({ title: ui.night.name, text });
+    // toBlob gives null only for a canvas of no size, which the picture never is.
+    /** @type {Blob} */
+    const blob = await new Promise((resolve) => { canvas.toBlob((b) => resolve(/** @type {Blob} */ (b)), 'image/png'); });
+    const file = new File([blob], fileName(drawn), { type: 'image/png' });
+    if (navigator.canShare && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], title: drawn.name, text });
+    else await navigator.share({ title: drawn.name, text });
   } catch {
     // Dismissed: nothing to say.
   }
 }
 
-// copy puts the text on the clipboard, or says to copy it by hand.
+/**
+ * copy puts the text on the clipboard, or says to copy it by hand.
+ * @param {Card} ui @param {string} text @param {Page} s
+ */
 async function copy(ui, text, s) {
   try {
     await navigator.clipboard.writeText(text);
@@ -153,10 +193,13 @@ async function copy(ui, text, s) {
   s.render(true);
 }
 
-// download saves the picture as a PNG file.
+/**
+ * download saves the picture as a PNG file.
+ * @param {HTMLCanvasElement} canvas @param {Night} n
+ */
 function download(canvas, n) {
   canvas.toBlob((blob) => {
-    const url = URL.createObjectURL(blob);
+    const url = URL.createObjectURL(/** @type {Blob} */ (blob)); // never null: see share
     const a = h('a', { href: url, download: fileName(n) });
     document.body.append(a);
     a.click();
@@ -165,4 +208,5 @@ function download(canvas, n) {
   }, 'image/png');
 }
 
+/** @param {{ name: string }} n */
 const fileName = (n) => `${n.name.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '') || 'night'}.png`;

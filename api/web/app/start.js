@@ -1,3 +1,4 @@
+// @ts-check
 // start.js is the "start the next round" card: the ante, the declared score
 // of a progressive pot, and the roll-off before a roll-off table's first round.
 //
@@ -7,15 +8,25 @@
 // careless tap on a player's phone starts nothing; a player's phone can
 // still start the round when the host's is away.
 
-import { h, money, sentence } from './dom.js';
+import { h, money, sentence, fieldValue, message } from './dom.js';
 import { names } from './result.js';
 import * as api from './api.js';
 import { dice, pad } from './dice.js';
 
-/** startCard offers to start the next round. */
+/** @typedef {import('./session.js').Ready} Ready */
+
+/**
+ * StartUI is the next round being started (s.ui.start): its number, the
+ * declared score as typed, and the roll-off throws entered so far.
+ * @typedef {import('./page.js').Card & { n: number, throws: { player: number, dice: number[] }[],
+ *   roll: { dice: number[] }, player?: number, declared?: string }} StartUI
+ */
+
+/** startCard offers to start the next round. @param {Ready} s */
 export function startCard(s) {
   const t = s.table;
   const rs = t.ruleset;
+  /** @type {StartUI} */
   const ui = s.ui.start && s.ui.start.n === t.roundsPlayed + 1 ? s.ui.start : (s.ui.start = { n: t.roundsPlayed + 1, throws: [], roll: { dice: [] } });
   const active = t.players.filter((p) => !p.leftAt);
   const rollOff = rs.start === 'roll-off' && t.roundsPlayed === 0;
@@ -24,7 +35,7 @@ export function startCard(s) {
   const card = h('section.card.start-round', h('h2', `Round ${ui.n}`), !asking && h('p', { 'data-testid': 'ante' }, anteLine(s)));
   if (rs.progressive) {
     card.append(h('label.field', 'Declared winning score', h('input', { type: 'number', inputmode: 'numeric',
-      value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = e.target.value; } })));
+      value: ui.declared ?? '', 'data-testid': 'declared', oninput: (e) => { ui.declared = fieldValue(e); } })));
   }
   if (rollOff) card.append(rollOffEntry(s, ui, active));
   const error = ui.error ? h('p.error', { role: 'alert' }, ui.error) : null;
@@ -56,6 +67,7 @@ export function startCard(s) {
 // nobody antes; a game of rounds (Scarne) makes its pot once, before the
 // first round; a round after a carried pot antes again only with
 // re-ante on tie (always with a progressive pot).
+/** @param {Ready} s */
 function anteLine(s) {
   const t = s.table;
   const g = t.game;
@@ -70,6 +82,7 @@ function anteLine(s) {
 }
 
 // playoff lists the players of the playoff the next round is, or null.
+/** @param {Ready} s @returns {number[] | null} */
 function playoff(s) {
   const g = s.table.game;
   const last = s.round && s.round.status === 'settled' ? s.round.result : null;
@@ -79,6 +92,7 @@ function playoff(s) {
 
 // rollOffEntry records each player's five dice in the order thrown; players
 // tied for lowest throw again, and their new throws are simply added.
+/** @param {Ready} s @param {StartUI} ui @param {import('./api.js').Player[]} active */
 function rollOffEntry(s, ui, active) {
   const thrown = new Set(ui.throws.map((x) => x.player));
   if (!ui.player || !active.some((p) => p.id === ui.player)) ui.player = (active.find((p) => !thrown.has(p.id)) || active[0]).id;
@@ -86,33 +100,38 @@ function rollOffEntry(s, ui, active) {
   return h('div.rolloff', h('p', 'Who goes first: everyone throws all five dice; the lowest total starts.'),
     ui.throws.map((x, i) => h('div.row', h('span', s.name(x.player)), dice(x.dice),
       h('button.ghost.small', { type: 'button', onclick: () => { ui.throws.splice(i, 1); redraw(); } }, 'Remove'))),
-    h('label.field', 'Thrower', h('select', { onchange: (e) => { ui.player = Number(e.target.value); } },
+    h('label.field', 'Thrower', h('select', { onchange: (e) => { ui.player = Number(fieldValue(e)); } },
       active.map((p) => h('option', { value: p.id, selected: p.id === ui.player }, p.name)))),
     pad({ need: 5, entry: ui.roll, onChange: redraw, sendLabel: () => 'Add this throw',
-      onSend: () => { ui.throws.push({ player: ui.player, dice: [...ui.roll.dice] }); ui.roll.dice = []; ui.player = 0; redraw(); } }));
+      onSend: () => { ui.throws.push({ player: /** @type {number} */ (ui.player), dice: [...ui.roll.dice] }); ui.roll.dice = []; ui.player = 0; redraw(); } }));
 }
 
+/** @param {Ready} s @param {StartUI} ui @param {boolean} rollOff */
 async function start(s, ui, rollOff) {
+  /** @type {api.Schemas['StartRoundRequest']} */
   const body = {};
-  if (s.table.ruleset.progressive) body.declared = Number(ui.declared);
+  // A score not typed (or not a number) is left out, and the server says
+  // the round needs one: JSON has no NaN, and null is no score.
+  const declared = Number(ui.declared);
+  if (s.table.ruleset.progressive && String(ui.declared ?? '').trim() !== '' && Number.isFinite(declared)) body.declared = declared;
   if (rollOff) body.rollOff = ui.throws;
   const want = Object.keys(body).length ? body : undefined;
-  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.write(s.path('/rounds'), want, s.token);
+  if (!ui.request || JSON.stringify(ui.request.body) !== JSON.stringify(want)) ui.request = api.startRound(s, want);
   ui.busy = true;
   ui.error = '';
   s.render();
   try {
-    const round = await api.send(ui.request);
+    const round = /** @type {api.Round} */ (await api.send(ui.request)); // what startRound answers
     s.ui.start = null;
     s.ui.showTurn = true;
     s.table.currentRound = round.number;
     s.setRound(round);
   } catch (err) {
     ui.busy = false;
-    ui.error = 'Not started: ' + sentence(err.message);
+    ui.error = 'Not started: ' + sentence(message(err));
     // A player who cannot cover the ante at a no-overdraft table needs a
     // buy-in first, which the host records on the Money tab.
-    if (err.type === '/problems/insufficient-funds') ui.error += s.role === 'host' ? ' Record a buy-in on the Money tab first.' : ' Buy in with the host first.';
+    if (err instanceof api.Problem && err.type === '/problems/insufficient-funds') ui.error += s.role === 'host' ? ' Record a buy-in on the Money tab first.' : ' Buy in with the host first.';
     if (err instanceof api.Problem) ui.request = null;
     s.render();
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // sw.js is the service worker: it keeps the app shell (index.html and every
 // file under /app/) in a cache named after the app's version, so the app
 // opens with no network at all, and every file it serves comes from one
@@ -14,29 +15,31 @@
 const VERSION = 'unversioned';
 const SHELL = ['/'];
 const CACHE = `tally-shell-${VERSION}`;
+// sw is this worker's global scope, typed as a service worker's.
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-self.addEventListener('install', (event) => {
+sw.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     // no-cache: each file is checked against the server (its ETag makes
     // that a 304 when unchanged), never taken stale from the HTTP cache.
     await cache.addAll(SHELL.map((url) => new Request(url, { cache: 'no-cache' })));
-    await self.skipWaiting();
+    await sw.skipWaiting();
   })());
 });
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name.startsWith('tally-shell-') && name !== CACHE) await caches.delete(name);
     }
-    await self.clients.claim();
+    await sw.clients.claim();
   })());
 });
 
 // Only the shell is answered from the cache (cache first: a shell is whole
 // or not there at all); anything else, the API above all, is left alone.
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const req = event.request;
   if (req.method !== 'GET') return;
   const url = new URL(req.url);

@@ -1,3 +1,4 @@
+// @ts-check
 // waiting.js shows the outbox on every screen: how many writes wait to be
 // sent and what they are ("2 waiting to send"), and, when the server
 // refused a write that waited, what was not recorded, why (the server's
@@ -9,6 +10,7 @@
 import { h, replace, sentence } from './dom.js';
 import * as outbox from './outbox.js';
 
+/** @type {outbox.Conflict[]} */
 const conflicts = [];
 
 /**
@@ -16,6 +18,8 @@ const conflicts = [];
  * answer) when a waiting write of that table arrived (answer: what the
  * server answered it) or was refused, so the screen shows the table as the
  * server has it.
+ * @param {HTMLElement} el
+ * @param {(table: number, answer?: unknown) => void} refresh
  */
 export function showOutbox(el, refresh) {
   const draw = () => render(el);
@@ -29,6 +33,7 @@ export function showOutbox(el, refresh) {
   draw();
 }
 
+/** @param {HTMLElement} el */
 function render(el) {
   const waiting = outbox.waiting();
   const strip = waiting.length ? h('div.waiting', { role: 'status', 'data-testid': 'waiting' },

@@ -77,6 +77,7 @@ func TestHostCorrectsMistakes(t *testing.T) {
 	host.tap(`[data-testid=take-back]`)
 	host.waitText(`[data-testid=take-back-confirm]`, "Take back the last entry of this round?")
 	host.typeInto(`[data-testid=take-back-reason]`, "typed 1 1, the dice show 6 6")
+	host.axe("take-back-confirm")
 	host.tap(`[data-testid=take-back-yes]`)
 	annPhone.waitFor("Bob's wrong throw gone from Ann's phone", throws+` === 1`)
 	host.waitFor("Bob's wrong throw gone from the host's phone", throws+` === 1`)
@@ -99,5 +100,38 @@ func TestHostCorrectsMistakes(t *testing.T) {
 	annPhone.waitText(`[data-testid=corrections]`, "the host took back Bob’s last entry in round 3. Reason: “typed 1 1, the dice show 6 6”.")
 	annPhone.waitText(`[data-testid=corrections]`, "the host reversed Cy’s buy-in of 500 chips. No reason given.")
 	annPhone.waitText(`[data-testid=audit]`, "Audit: all checks pass")
+	// Under "Seats and payments" the buy-in is still listed, marked
+	// reversed; nothing else is.
+	annPhone.waitFor("Cy's buy-in marked reversed", `[...document.querySelectorAll('[data-testid=table-log] li')].some((li) =>
+		li.textContent.startsWith(li.querySelector('.when').textContent + 'Cy bought in 500 chips') && !!li.querySelector('[data-testid=reversed-mark]'))`)
+	if n := eval[int](annPhone, `document.querySelectorAll('[data-testid=table-log] [data-testid=reversed-mark]').length`); n != 1 {
+		t.Errorf("%d lines of the table log are marked reversed, want 1 (Cy's buy-in)", n)
+	}
+	oneClock(t, annPhone)
 	annPhone.shot("history-corrections")
+}
+
+// oneClock checks that every time of day on the screen is written one
+// way: the phone's own, as Intl writes it for its locale with the app's
+// options (a 12-hour "4:42 PM" in this browser), whichever card it is on.
+// History once had "04:40 PM" among the corrections and "16:42" in the
+// table log.
+func oneClock(t *testing.T, p *phone) {
+	t.Helper()
+	got := eval[struct {
+		Want  string   `json:"want"`
+		Times []string `json:"times"`
+	}](p, `(() => {
+  const shape = (s) => s.replace(/\d+/g, '9').replace(/\b[AP]M\b/, 'PM');
+  const want = shape(new Intl.DateTimeFormat([], {hour: 'numeric', minute: '2-digit'}).format(new Date(2026, 0, 9, 16, 42)));
+  return {want, times: [...document.querySelectorAll('main time')].map((t) => t.textContent + ' is ' + shape(t.textContent))};
+})()`)
+	if len(got.Times) < 2 {
+		t.Fatalf("%s: %d times on the screen, want the log's and the corrections'", p.name, len(got.Times))
+	}
+	for _, tm := range got.Times {
+		if !strings.HasSuffix(tm, " is "+got.Want) {
+			t.Errorf("%s: a time reads %s, want the shape %q", p.name, tm, got.Want)
+		}
+	}
 }

@@ -135,6 +135,19 @@ func TestCrewNightsAddUp(t *testing.T) {
 		t.Fatalf("Ann's money night by night is plotted at %v, want 10 then 8", totals)
 	}
 	ann.waitFor("the table's dice tested", `document.querySelector('[data-testid=dice-check]').dataset.verdict !== 'too-few'`)
+	// The card counts dice, each die of every throw once, and says how
+	// often fair dice would show a face: a count, not an average.
+	fair := ann.text(`[data-testid=fairness]`)
+	for _, want := range []string{"dice thrown, the table’s dice ", "where fair dice would show it"} {
+		if !strings.Contains(strings.ReplaceAll(fair, "'", "’"), want) {
+			t.Errorf("the fairness card does not say %q: %s", want, fair)
+		}
+	}
+	for _, wrong := range []string{"average", "throws"} {
+		if strings.Contains(fair, wrong) {
+			t.Errorf("the fairness card says %q: %s", wrong, fair)
+		}
+	}
 	ann.shot("crew-stats")
 
 	// Bob's home screen lists the crew among his crews.

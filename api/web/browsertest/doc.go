@@ -11,7 +11,14 @@
 // refused, drops one another phone recorded first with the news, opens the
 // app from its service worker and updates it by itself.
 // Each screen is saved as a PNG under artifacts/screenshots/ at the
-// repository root, scrolled to the top.
+// repository root, scrolled to the top, once axe-core has checked it
+// (axe_test.go): any violation of its rules, colour contrast among them,
+// fails the test. axe-core is test data (testdata/axe, its version and
+// licence in its README), injected through the DevTools protocol.
+//
+// Battleship Royale is aimed and fired at the board's far corner on a
+// 390-px phone, where the board scrolls sideways, without scrolling back;
+// a stand made offline ends the turn on that phone while it waits.
 //
 // Chromium is found through $CHROMIUM or as chromium, chromium-browser or
 // google-chrome on the PATH. Without it the tests fail (they are never

@@ -52,6 +52,7 @@ func chromiumPath(t *testing.T) string {
 type server struct {
 	*httptest.Server
 	api      http.Handler
+	contract *contract // checks every exchange against openapi.yaml
 	pool     *pgxpool.Pool
 	sealKeys *seal.Keys
 
@@ -79,7 +80,7 @@ func startServerWith(t *testing.T, cfg api.Config) *server {
 	done := make(chan struct{})
 	pool, sealKeys := dbtest.Pool(t), seal.Random()
 	cfg.Tables, cfg.Done = table.New(pool, sealKeys, nil), done
-	s := &server{api: api.New(cfg), pool: pool, sealKeys: sealKeys,
+	s := &server{api: api.New(cfg), contract: newContract(t), pool: pool, sealKeys: sealKeys,
 		streams: map[*http.Request]context.CancelFunc{}, keys: map[string]int{}, muted: map[string]bool{}}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(s.Close)
@@ -107,7 +108,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if s.lose.Add(-1) >= 0 {
 			// The server records the action, but the phone never hears back.
-			s.api.ServeHTTP(httptest.NewRecorder(), r)
+			s.contract.serve(s.api, httptest.NewRecorder(), r)
 			drop(w)
 			return
 		}
@@ -137,7 +138,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			cancel()
 		}()
 	}
-	s.api.ServeHTTP(w, r)
+	s.contract.serve(s.api, w, r)
 }
 
 // gate holds the actions that arrive until n have, then lets them all go.

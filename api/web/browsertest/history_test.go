@@ -4,16 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"testing"
 )
 
-// post sends a write as the host and decodes its answer into out.
+// post sends a write as the host and decodes its answer into out. A nil
+// body sends none (a JSON null is no body the contract allows).
 func post(t *testing.T, base, token, path string, body, out any) {
 	t.Helper()
-	b, _ := json.Marshal(body)
+	var b []byte
+	if body != nil {
+		b, _ = json.Marshal(body)
+	}
 	req, _ := http.NewRequest(http.MethodPost, base+path, bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -21,7 +28,8 @@ func post(t *testing.T, base, token, path string, body, out any) {
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusCreated {
-		t.Fatalf("POST %s: %d", path, res.StatusCode)
+		msg, _ := io.ReadAll(res.Body)
+		t.Fatalf("POST %s: %d %s", path, res.StatusCode, msg)
 	}
 	if out != nil {
 		if err := json.NewDecoder(res.Body).Decode(out); err != nil {

@@ -92,6 +92,13 @@ func TestTheHostPlaysAWholeRoundFromItsPhone(t *testing.T) {
 		p.waitText(`[data-testid=result]`, "Ann wins!")
 	}
 	host.shot("result")
+	// The host who plays Ann is paid as a player is: its Money tab says
+	// who owes Ann, as Ann's own phone would.
+	host.tap(`[data-testid=go-money]`)
+	host.waitText(`[data-testid=your-money]`, "Bob owes you")
+	host.waitText(`[data-testid=your-money]`, "Cy owes you")
+	host.shot("host-seat-money")
+	host.tap(`[data-testid=go-play]`)
 
 	// Bob's phone asks before it starts round 2: a careless tap starts
 	// nothing.

@@ -94,10 +94,12 @@ func onceEach(t *testing.T, s *server, want int) {
 
 // TestOfflinePhoneKeepsItsThrows: the host's phone loses its network in the
 // middle of Ann's turn and records two throws, which wait on screen ("2
-// waiting to send") and survive a reload with no network (the app from the
-// service worker, the throws from IndexedDB); back online, both arrive by
-// themselves, in order, each exactly once. The screen stays on while the
-// round is open and may sleep once it is settled.
+// waiting to send"), then her stand, which ends her turn on that phone: no
+// pad, no stand, "turn over" while it waits. All three survive a reload
+// with no network (the app from the service worker, the writes from
+// IndexedDB); back online, they arrive by themselves, in order, each
+// exactly once, and Bob's turn comes. The screen stays on while the round
+// is open and may sleep once it is settled.
 func TestOfflinePhoneKeepsItsThrows(t *testing.T) {
 	srv := startServer(t)
 	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
@@ -132,23 +134,39 @@ func TestOfflinePhoneKeepsItsThrows(t *testing.T) {
 	host.waitText(`[data-testid=waiting]`, "Ann: throw 6 5 1 1 2 · Ann: throw 4 3 3")
 	host.shot("two-waiting")
 
+	// Ann stands on her cargo, still offline: her turn is over on this
+	// phone, which waits for Tally to say whose turn is next.
+	host.tap(`[data-testid=stand]`)
+	host.waitText(`[data-testid=waiting]`, "3 waiting to send")
+	turnOver := func(shot string) {
+		t.Helper()
+		host.waitText(`[data-testid=whose-turn]`, "Ann stood")
+		host.waitText(`[data-testid=next]`, "Ann: turn over. 3 waiting to send")
+		if left := eval[[]string](host, `[...document.querySelectorAll('[data-testid=turn] button')].map((b) => b.textContent)`); len(left) != 0 {
+			t.Errorf("%s: Ann's turn is over on this phone, yet its turn card offers %q", shot, left)
+		}
+		if eval[bool](host, `!!document.querySelector('.faces, [data-testid=send]')`) {
+			t.Errorf("%s: the pad is open after Ann's stand", shot)
+		}
+		host.shot(shot)
+	}
+	turnOver("stand-waiting")
+
 	// A reload with no network: the shell comes from the service worker and
-	// the throws from IndexedDB.
+	// the writes from IndexedDB.
 	host.reload()
-	host.waitText(`[data-testid=waiting]`, "2 waiting to send")
-	host.waitText(`[data-testid=whose-turn]`, "Ann")
-	host.shot("offline-reload")
+	host.waitText(`[data-testid=waiting]`, "Ann: throw 6 5 1 1 2 · Ann: throw 4 3 3 · Ann: stand")
+	turnOver("offline-reload")
 
 	srv.setDown(false)
 	host.setOffline(false)
-	host.waitFor("both throws sent", `!document.querySelector('[data-testid=waiting]')`)
+	host.waitFor("all three sent", `!document.querySelector('[data-testid=waiting]')`)
 	host.waitFor("Ann's two throws on screen", row("Ann")+`?.querySelectorAll('.die').length === 8`)
-	host.waitText(`[data-testid=next]`, "Stand or re-roll")
-	host.waitFor("the connection banner gone", `document.getElementById('banner').hidden`)
-	host.shot("both-sent")
-	onceEach(t, srv, 2)
-	host.tap(`[data-testid=stand]`)
 	host.waitText(`[data-testid=whose-turn]`, "Bob")
+	host.waitText(`[data-testid=next]`, "Throw 5 dice")
+	host.waitFor("the connection banner gone", `document.getElementById('banner').hidden`)
+	host.shot("all-sent")
+	onceEach(t, srv, 3)
 	host.standFirst(6, 5, 4, 1, 1)
 	host.waitText(`[data-testid=result]`, "wins")
 	host.waitFor("the screen free to sleep after the round", `window.locks.length > 0 && !(`+awake+`)`)

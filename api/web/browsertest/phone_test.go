@@ -232,37 +232,68 @@ func eval[T any](p *phone, expr string, opts ...chromedp.EvaluateOption) T {
 }
 
 // layoutJS finds what would hurt a one-thumb phone: a page wider than the
-// screen (its width and the screen's), and visible tap targets less than
-// 48px high.
+// screen (its width and the screen's), visible tap targets less than 48px
+// high, anything drawn at the top of the screen for notices when there is
+// none (the outbox and the connection banner both hidden), and a value a
+// template let through ("undefined", "null", "NaN").
 const layoutJS = `(() => {
   const small = [];
   for (const el of document.querySelectorAll('button, a.button, a.tab, a.home, input:not([type=checkbox]):not([type=radio]), select, label.toggle, label.preset')) {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && r.height < 47.5) small.push(el.outerHTML.slice(0, 90) + ' h=' + r.height);
   }
-  return {width: document.documentElement.scrollWidth, screen: window.innerWidth, small};
+  const top = document.querySelector('.top-notices');
+  const empty = !!top && [...top.children].every((c) => c.hidden);
+  const stray = (document.body.innerText.match(/\b(undefined|null|NaN)\b/) || [''])[0];
+  return {width: document.documentElement.scrollWidth, screen: window.innerWidth, small,
+    emptyNotices: empty ? top.getBoundingClientRect().height : 0, stray};
 })()`
 
-// shot saves a screenshot of the whole page and checks the layout of what
-// is on screen. The page is scrolled to the top first: a full-page capture
-// of a scrolled page paints the sticky header halfway down.
+// shot saves a screenshot of the whole page and checks what is on screen:
+// its layout, and everything axe-core checks (p.axe), so every screen a
+// test saves is one axe has passed. The page is scrolled to the top first:
+// a full-page capture of a scrolled page paints the sticky header halfway
+// down.
 func (p *phone) shot(name string) {
 	p.t.Helper()
 	eval[bool](p, `(window.scrollTo(0, 0), true)`)
+	p.axe(name)
 	layout := eval[struct {
-		Width  int      `json:"width"`
-		Screen int      `json:"screen"`
-		Small  []string `json:"small"`
+		Width        int      `json:"width"`
+		Screen       int      `json:"screen"`
+		Small        []string `json:"small"`
+		EmptyNotices float64  `json:"emptyNotices"`
+		Stray        string   `json:"stray"`
 	}](p, layoutJS)
+	if layout.EmptyNotices != 0 {
+		p.t.Errorf("%s %s: with no notice to show, the notices at the top are %vpx high", p.name, name, layout.EmptyNotices)
+	}
+	if layout.Stray != "" {
+		p.t.Errorf("%s %s: the screen shows %q", p.name, name, layout.Stray)
+	}
 	if layout.Width > layout.Screen {
 		p.t.Errorf("%s %s: the page is %dpx wide on a %dpx screen (sideways scrolling)", p.name, name, layout.Width, layout.Screen)
 	}
 	for _, s := range layout.Small {
 		p.t.Errorf("%s %s: tap target under 48px: %s", p.name, name, s)
 	}
+	p.save(name, chromedp.FullScreenshot(100))
+}
+
+// view saves a screenshot of what is on the screen now, scrolled as it
+// is, after axe has checked the page: what a thumb sees at that moment.
+func (p *phone) view(name string) {
+	p.t.Helper()
+	p.axe(name)
+	p.save(name, chromedp.CaptureScreenshot())
+}
+
+// save takes a screenshot and writes it under the test's next number.
+func (p *phone) save(name string, capture chromedp.Action[[]byte]) {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, capture)
 	if err != nil {
 		p.t.Fatalf("%s: screenshot %s: %v", p.name, name, err)
 	}

@@ -1,13 +1,12 @@
 package browsertest
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // These tests play Battleship Royale on three phones at 390x844: the host's
@@ -16,291 +15,6 @@ import (
 // test reads each fleet through the API with its owner's token (the host's
 // for Ann's) to choose which cells to tap, as a player who knew the board
 // would.
-
-// royaleTable is a Royale table on three phones.
-type royaleTable struct {
-	t      *testing.T
-	srv    *server
-	id     int64
-	phones map[string]*phone // by who records for whom: Ann's turns on the host's phone
-	tokens map[string]string // each phone's token, by player name
-	ids    map[string]int64  // player ids by name
-	names  map[int64]string  // and back
-	order  []string          // the players in seat order
-	seen   map[string]bool   // screenshots taken, by name
-	opts   map[string]string // the start form's choices
-	// hostPlays: the host's phone is Ann's own (the start form's default);
-	// otherwise Ann has no phone and the host holds her fleet.
-	hostPlays bool
-}
-
-// newRoyaleTable makes the table on the host's phone with the form's
-// choices (mode, die, and whether the host plays Ann) and joins Bob and Cy
-// by the QR code's link.
-func newRoyaleTable(t *testing.T, mode, die string, hostPlays bool) *royaleTable {
-	srv := startServer(t)
-	browser := startBrowser(t)
-	host := newPhone(t, browser, srv.URL, "host")
-	host.open("/")
-	host.tap(`[data-testid=start]`)
-	host.tap(`[data-testid=game-royale]`)
-	host.waitText("main", "Battleship Royale")
-	host.tap(`[data-testid=royale-mode-` + mode + `]`)
-	host.tap(`[data-testid=royale-die-` + die + `]`)
-	host.typeInto(`[data-testid=royale-ante]`, "2")
-	host.typeInto(`[data-testid=royale-bounty]`, "1")
-	host.typeInto(`input[name=currency]`, "coins")
-	host.typeInto(`input[aria-label="player 1"]`, "Ann")
-	host.typeInto(`input[aria-label="player 2"]`, "Bob")
-	host.tap(`[data-testid=add-player]`)
-	host.typeInto(`input[aria-label="player 3"]`, "Cy")
-	if !hostPlays {
-		host.tap(`[data-testid=host-none]`)
-	}
-	host.shot("start-form")
-	host.tap(`[data-testid=create]`)
-	host.waitFor("the QR code", `!!document.querySelector('[data-testid=qr] svg path')`)
-	link := strings.TrimPrefix(eval[string](host, `document.querySelector('[data-testid=qr] svg').getAttribute('aria-label')`), "QR code for ")
-	if seats := "&seat=Bob&seat=Cy"; hostPlays != !strings.Contains(link, "&seat=Ann") || !strings.HasSuffix(link, seats) {
-		t.Fatalf("the join link is %s, with the host playing Ann %v", link, hostPlays)
-	}
-	rt := &royaleTable{t: t, srv: srv, phones: map[string]*phone{"Ann": host}, tokens: map[string]string{},
-		ids: map[string]int64{}, names: map[int64]string{}, order: []string{"Ann", "Bob", "Cy"}, seen: map[string]bool{},
-		hostPlays: hostPlays}
-	for _, name := range []string{"Bob", "Cy"} {
-		p := newPhone(t, browser, srv.URL, strings.ToLower(name))
-		p.open(strings.TrimPrefix(link, srv.URL))
-		p.waitSeats()
-		p.tap(`button.seat[data-name="` + name + `"]`)
-		p.waitText(`header .role`, "You: "+name)
-		rt.phones[name] = p
-	}
-	saved := func(p *phone) (int64, string, int64) {
-		var v struct {
-			ID       int64  `json:"id"`
-			Token    string `json:"token"`
-			PlayerID int64  `json:"playerId"`
-		}
-		raw := eval[string](p, `JSON.stringify(Object.values(JSON.parse(localStorage.getItem('tally.tables')))[0])`)
-		if err := json.Unmarshal([]byte(raw), &v); err != nil {
-			t.Fatal(err)
-		}
-		return v.ID, v.Token, v.PlayerID
-	}
-	rt.id, rt.tokens["Ann"], _ = saved(host)
-	for _, name := range []string{"Bob", "Cy"} {
-		_, rt.tokens[name], rt.ids[name] = saved(rt.phones[name])
-	}
-	var table struct {
-		Players []struct {
-			ID   int64  `json:"id"`
-			Name string `json:"name"`
-		} `json:"players"`
-	}
-	rt.get("", "Ann", &table)
-	for _, p := range table.Players {
-		rt.ids[p.Name], rt.names[p.ID] = p.ID, p.Name
-	}
-	return rt
-}
-
-// get reads a path of the table through the API with name's phone's token.
-func (rt *royaleTable) get(path, name string, v any) {
-	rt.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/v1/tables/%d%s", rt.srv.URL, rt.id, path), nil)
-	req.Header.Set("Authorization", "Bearer "+rt.tokens[name])
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		rt.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		rt.t.Fatalf("GET %s as %s: %d", path, name, res.StatusCode)
-	}
-	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
-		rt.t.Fatal(err)
-	}
-}
-
-// game is what the test reads of a game through the API.
-type game struct {
-	Phase     string `json:"phase"`
-	Turn      int64  `json:"turn"`
-	Die       int    `json:"die"`
-	ShotsLeft int    `json:"shotsLeft"`
-	CanSonar  bool   `json:"canSonar"`
-	Players   []struct {
-		Player     int64 `json:"player"`
-		BonusShots int   `json:"bonusShots"`
-		Eliminated bool  `json:"eliminated"`
-		Trophies   []struct {
-			Shots int  `json:"shots"`
-			Used  bool `json:"used"`
-		} `json:"trophies"`
-	} `json:"players"`
-	Board []struct {
-		Cell string `json:"cell"`
-	} `json:"board"`
-	Fleet []struct {
-		Cells []string `json:"cells"`
-		Sunk  bool     `json:"sunk"`
-	} `json:"fleet"`
-	Held []struct {
-		Player int64 `json:"player"`
-		Fleet  []struct {
-			Cells []string `json:"cells"`
-			Sunk  bool     `json:"sunk"`
-		} `json:"fleet"`
-	} `json:"held"`
-	Result *struct {
-		Winners []int64 `json:"winners"`
-	} `json:"result"`
-}
-
-func (rt *royaleTable) game(name string) game {
-	rt.t.Helper()
-	var g game
-	rt.get("/royale/1", name, &g)
-	return g
-}
-
-// afloat are the cells of name's cards still afloat, as their owner's
-// phone (the host's, for Ann) reads them.
-func (rt *royaleTable) afloat(name string) []string {
-	g := rt.game(name)
-	fleet := g.Fleet
-	for _, h := range g.Held {
-		if rt.names[h.Player] == name {
-			fleet = h.Fleet
-		}
-	}
-	var out []string
-	for _, c := range fleet {
-		if !c.Sunk {
-			out = append(out, c.Cells...)
-		}
-	}
-	return out
-}
-
-// targets are the cells shooter should tap, best first: the cells afloat
-// of the others' fleets not shot yet, then the rest of the board.
-func (rt *royaleTable) targets(shooter string) []string {
-	g := rt.game("Ann")
-	shot := map[string]bool{}
-	for _, p := range g.Board {
-		shot[p.Cell] = true
-	}
-	var out []string
-	for _, name := range rt.order {
-		if name == shooter {
-			continue
-		}
-		for _, c := range rt.afloat(name) {
-			if !shot[c] && !slices.Contains(out, c) {
-				out = append(out, c)
-			}
-		}
-	}
-	for r := 'A'; r <= 'J'; r++ {
-		for c := 1; c <= 10; c++ {
-			if cell := fmt.Sprintf("%c%d", r, c); !shot[cell] && !slices.Contains(out, cell) {
-				out = append(out, cell)
-			}
-		}
-	}
-	return out
-}
-
-// shotOnce takes a screenshot of the name once per test, after checking
-// the screen shows no stray value a template let through.
-func (rt *royaleTable) shotOnce(p *phone, name string) {
-	if !rt.seen[p.name+name] {
-		rt.seen[p.name+name] = true
-		rt.clean(p, name)
-		p.shot(name)
-	}
-}
-
-// clean fails when the page shows "null", "undefined" or "NaN", the marks
-// of a value drawn that should not have been.
-func (rt *royaleTable) clean(p *phone, what string) {
-	rt.t.Helper()
-	if bad := eval[string](p, `(document.querySelector('main').innerText.match(/\b(null|undefined|NaN)\b/) || [''])[0]`); bad != "" {
-		rt.t.Errorf("%s %s: the screen shows %q", p.name, what, bad)
-	}
-}
-
-// noPeeking checks every phone draws ships only on cells of the fleets
-// it may see: its own (the host's: the one it holds for Ann).
-func (rt *royaleTable) noPeeking() {
-	rt.t.Helper()
-	for _, name := range rt.order {
-		p := rt.phones[name]
-		g := rt.game(name)
-		mine := map[string]bool{}
-		for _, c := range g.Fleet {
-			for _, x := range c.Cells {
-				mine[x] = true
-			}
-		}
-		for _, h := range g.Held {
-			for _, c := range h.Fleet {
-				for _, x := range c.Cells {
-					mine[x] = true
-				}
-			}
-		}
-		for _, c := range eval[[]string](p, `[...document.querySelectorAll('button.cell.ship')].map((b) => b.dataset.cell)`) {
-			if !mine[c] {
-				rt.t.Errorf("%s's phone draws a ship on %s, which is not in a fleet it may see", name, c)
-			}
-		}
-	}
-}
-
-// keepFleets has Bob and Cy keep their hands on their phones, and the host
-// keep Ann's: as hers when it plays her, with no hold and no warning, or
-// by holding her fleet first when she has no phone.
-func (rt *royaleTable) keepFleets() {
-	host := rt.phones["Ann"]
-	host.tap(`[data-testid=go-play]`)
-	host.shot("start-game")
-	host.tap(`[data-testid=start-game]`)
-	for _, name := range []string{"Bob", "Cy"} {
-		p := rt.phones[name]
-		p.waitFor("the dealt hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
-		p.tap(`[data-testid=hand-3]`)
-		p.tap(`[data-testid=hand-4]`)
-		rt.shotOnce(p, "hand")
-		p.tap(`[data-testid=keep]`)
-		p.waitFor("the fleet kept", `!!document.querySelector('[data-testid=fleet-kept]') || !!document.querySelector('[data-testid=whose-turn]')`)
-	}
-	if rt.hostPlays {
-		// The host's own hand is on its phone at once: nothing to hold.
-		host.waitFor("the host's own hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
-		if eval[bool](host, `!!document.querySelector('[data-testid^=hold-]') || document.body.innerText.includes('Only do this if')`) {
-			rt.t.Fatal("the host's phone asks to hold the fleet of the seat it plays")
-		}
-		host.shot("own-hand")
-	} else {
-		// Nothing of Ann's hand is on the host's phone before it holds it.
-		if n := eval[int](host, `document.querySelectorAll('[data-testid^=hand-]').length`); n != 0 {
-			rt.t.Fatalf("the host's phone shows %d cards of a hand before holding any", n)
-		}
-		host.tap(`[data-testid=hold-Ann]`)
-		host.waitText(`[data-testid=fleets]`, "You will see Ann’s fleet")
-		host.shot("hold-warning")
-		host.tap(`[data-testid=hold-yes-Ann]`)
-		host.waitFor("Ann's hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
-	}
-	host.tap(`[data-testid=hand-3]`)
-	host.tap(`[data-testid=hand-4]`)
-	host.tap(`[data-testid=keep]`)
-	for _, name := range rt.order {
-		rt.phones[name].waitFor("play to begin", `!!document.querySelector('[data-testid=whose-turn]')`)
-	}
-}
 
 // play plays the game to its end by taps: each turn the phone of the
 // player whose turn it is (the host's for Ann) sonars when it may
@@ -322,6 +36,7 @@ func (rt *royaleTable) play(advanced, tallyDie bool) {
 		p := rt.phones[name]
 		other := rt.phones[rt.order[(slices.Index(rt.order, name)+1)%3]]
 		p.waitFor("the turn's controls", `!!document.querySelector('[data-testid=roll], [data-testid=die-1]')`)
+		rt.shotOnce(p, "turn")
 		if advanced && g.CanSonar {
 			line := rt.targets(name)[0][:1]
 			eval[bool](p, selectJS(`[data-testid=sonar-line]`, line))
@@ -401,6 +116,7 @@ func (rt *royaleTable) tapUntil(p *phone, sel string, done func(game) bool) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		if try == 3 {
+			p.save("tap-failed", chromedp.CaptureScreenshot())
 			rt.t.Fatalf("%s: tapping %s three times changed nothing", p.name, sel)
 		}
 	}
@@ -473,11 +189,139 @@ func selectJS(sel, value string) string {
 	return fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, sel, value)
 }
 
+// inView is a script that says where the element matching sel is on the
+// screen: its rectangle, and whether all of it is in view, between the
+// header and the tab bar, inside the board's scroll area clear of the row
+// letters when it is on the board, and uncovered where a thumb would tap
+// it (nothing floats over its middle: the fire buttons, the host's notices
+// of phones that joined).
+func inView(sel string) string {
+	return fmt.Sprintf(`(() => {
+  const el = document.querySelector(%q);
+  if (!el) return {seen: false, why: 'not on the page'};
+  const r = el.getBoundingClientRect();
+  const top = document.querySelector('header.top').getBoundingClientRect().bottom;
+  const bottom = document.querySelector('nav.tabs').getBoundingClientRect().top;
+  const box = {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  const why = [];
+  if (r.top < top) why.push('above the screen, under the header (' + top + ')');
+  if (r.bottom > bottom) why.push('below the screen, under the tab bar (' + bottom + ')');
+  if (r.left < 0 || r.right > innerWidth) why.push('off the side of the screen');
+  const scroller = el.closest('.boardscroll');
+  if (scroller) {
+    const s = scroller.getBoundingClientRect();
+    const label = scroller.querySelector('.rowlabel').getBoundingClientRect();
+    if (r.left < label.right || r.right > s.right) why.push('scrolled out of the board (' + label.right + '-' + s.right + ')');
+  }
+  const bar = document.querySelector('.firebar');
+  if (bar && !bar.contains(el) && r.bottom > bar.getBoundingClientRect().top) why.push('under the fire buttons');
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!el.contains(hit)) why.push('covered by ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing'));
+  return {seen: !why.length, why: why.join('; '), box};
+})()`, sel)
+}
+
+// where is what inView says.
+type where struct {
+	Seen bool               `json:"seen"`
+	Why  string             `json:"why"`
+	Box  map[string]float64 `json:"box"`
+}
+
+// tapWhereItIs taps the middle of the element matching sel where it is on
+// the screen now, without scrolling anything first, as a thumb taps what
+// it sees.
+func (p *phone) tapWhereItIs(sel string) {
+	p.t.Helper()
+	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
+	p.do(chromedp.TapXY(xy[0], xy[1]))
+}
+
+// fireAtTheFarCorner is the first turn on the host's phone, at 390px,
+// where the board is wider than the screen and scrolls sideways: Ann's
+// die shows 1, and the thumb swipes the board to its last columns and the
+// page down until its last row sits above the Fire button, taps J10 where
+// it is, and fires. Aiming keeps the board where the thumb took it, J10
+// and its Fire button both on the screen and uncovered; firing leaves the
+// board there too. The host has not yet read the notices of Bob's and
+// Cy's phones joining, which float above the tab bar: the Fire button is
+// held above them. Then the host reads them (OK), and Ann ends her turn.
+func (rt *royaleTable) fireAtTheFarCorner() {
+	t := rt.t
+	g := rt.game("Ann")
+	if name := rt.names[g.Turn]; name != "Ann" {
+		t.Fatalf("the game starts with %s, want Ann on the host's phone", name)
+	}
+	p := rt.phones["Ann"]
+	if w := eval[float64](p, `innerWidth`); w != 390 {
+		t.Fatalf("the host's phone is %vpx wide, want 390", w)
+	}
+	rt.tapUntil(p, `[data-testid=die-1]`, func(g game) bool { return g.Die > 0 })
+	p.waitText(`[data-testid=next]`, "Die: 1")
+	p.waitFor("the fire button", `!!document.querySelector('[data-testid=fire]')`)
+	p.settle()
+	if n := eval[int](p, `document.querySelectorAll('[data-testid=notice-ok]').length`); n != 2 {
+		t.Fatalf("the host's phone shows %d notices of phones that joined, want Bob's and Cy's", n)
+	}
+	eval[bool](p, `(() => {
+  const cell = document.querySelector('[data-cell=J10]');
+  cell.scrollIntoView({block: 'nearest', inline: 'end'});
+  window.scrollBy(0, cell.getBoundingClientRect().bottom - document.querySelector('.firebar').getBoundingClientRect().top + 8);
+  return true;
+})()`)
+	left := eval[float64](p, `document.querySelector('.boardscroll').scrollLeft`)
+	if left == 0 {
+		t.Fatal("the board did not scroll sideways: at 390px its last columns should be off the screen at first")
+	}
+	if at := eval[where](p, inView(`[data-cell=J10]`)); !at.Seen {
+		t.Fatalf("before aiming, J10 is not in view: %s %v", at.Why, at.Box)
+	}
+	p.tapWhereItIs(`[data-cell=J10]`)
+	p.waitFor("J10 aimed", `document.querySelector('[data-cell=J10]')?.classList.contains('sel')`)
+	p.waitText(`[data-testid=fire]`, "Fire at J10")
+	p.settle()
+	if got := eval[float64](p, `document.querySelector('.boardscroll').scrollLeft`); got != left {
+		t.Errorf("aiming moved the board sideways from %v to %v", left, got)
+	}
+	for _, sel := range []string{`[data-cell=J10]`, `[data-testid=fire]`} {
+		if at := eval[where](p, inView(sel)); !at.Seen {
+			t.Errorf("aimed at J10, %s is not in view: %s %v", sel, at.Why, at.Box)
+		}
+	}
+	p.view("aimed-far-corner")
+	p.tapWhereItIs(`[data-testid=fire]`)
+	p.waitFor("the shot at J10", `/(miss|hit)/.test(document.querySelector('[data-cell=J10]').className)`)
+	p.settle()
+	if got := eval[float64](p, `document.querySelector('.boardscroll').scrollLeft`); got != left {
+		t.Errorf("firing moved the board sideways from %v to %v", left, got)
+	}
+	if at := eval[where](p, inView(`[data-cell=J10]`)); !at.Seen {
+		t.Errorf("fired at J10, it is not in view: %s %v", at.Why, at.Box)
+	}
+	if at := eval[where](p, inView(`[data-testid=end-turn]`)); !at.Seen {
+		t.Errorf("fired, End the turn is not in view: %s %v", at.Why, at.Box)
+	}
+	p.view("fired-far-corner")
+	rt.seenJoins()
+	rt.tapUntil(p, `[data-testid=end-turn]`, func(g game) bool { return rt.names[g.Turn] != "Ann" })
+}
+
+// seenJoins has the host read the notices of the phones that joined (OK
+// on each), which float above the tab bar until then.
+func (rt *royaleTable) seenJoins() {
+	host := rt.phones["Ann"]
+	for eval[bool](host, `!!document.querySelector('[data-testid=notice-ok]')`) {
+		host.tap(`[data-testid=notice-ok]`)
+		host.settle()
+	}
+}
+
 // TestRoyaleStandardGameOnThreePhones: the host plays Ann from its phone.
 func TestRoyaleStandardGameOnThreePhones(t *testing.T) {
 	rt := newRoyaleTable(t, "standard", "real", true)
 	rt.keepFleets()
 	rt.checkBoard()
+	rt.fireAtTheFarCorner()
 	rt.play(false, false)
 	rt.checkEnd()
 }
@@ -488,6 +332,7 @@ func TestRoyaleAdvancedGameOnThreePhones(t *testing.T) {
 	rt := newRoyaleTable(t, "advanced", "tally", false)
 	rt.keepFleets()
 	rt.checkBoard()
+	rt.seenJoins()
 	rt.play(true, true)
 	rt.checkEnd()
 }
@@ -501,6 +346,9 @@ func TestRoyaleAbandonOnThreePhones(t *testing.T) {
 	host.tap(`[data-testid=go-play]`)
 	host.tap(`[data-testid=start-game]`)
 	rt.phones["Bob"].waitFor("the dealt hand", `document.querySelectorAll('[data-testid^=hand-]').length === 5`)
+	// The notices of the phones that joined float above the tab bar, over
+	// the foot of the host's long hand: read first.
+	rt.seenJoins()
 	host.tap(`[data-testid=abandon]`)
 	host.waitText("main", "Abandon game 1? Nobody wins; the pot (6 coins) goes back")
 	rt.shotOnce(host, "abandon-confirm")
@@ -512,4 +360,26 @@ func TestRoyaleAbandonOnThreePhones(t *testing.T) {
 		p.waitText(`[data-testid=pot] .value`, "0")
 	}
 	rt.shotOnce(rt.phones["Bob"], "abandoned")
+}
+
+// TestRoyaleFleetTypedFromTheBox: at an advanced table that plays with the
+// box's cards, the host's phone holds the fleet of Ann, who has no phone,
+// and gets the form to type her cards: the ship, its cells and its bonus
+// number for each card, every field named for a screen reader.
+func TestRoyaleFleetTypedFromTheBox(t *testing.T) {
+	srv := startServer(t)
+	m := makeTableFull(t, srv.URL, map[string]any{"game": "royale", "players": []string{"Ann", "Bob", "Cy"},
+		"royale": map[string]any{"mode": "advanced", "fleet": "entered", "die": "real"}})
+	browser := startBrowser(t)
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	host.tap(`[data-testid=start-game]`)
+	host.tap(`[data-testid=hold-Ann]`)
+	host.tap(`[data-testid=hold-yes-Ann]`)
+	host.waitFor("the form for Ann's cards", `document.querySelectorAll('[data-testid^=enter-cells-]').length === 3`)
+	names := eval[[]string](host, `[...document.querySelectorAll('[data-testid=fleets] select, [data-testid=fleets] input')].map((el) => el.getAttribute('aria-label') || '')`)
+	if len(names) != 9 || slices.Contains(names, "") {
+		t.Errorf("the fields of the fleet form are named %q, want a ship, cells and a bonus number for each of 3 cards", names)
+	}
+	host.shot("enter-fleet")
 }

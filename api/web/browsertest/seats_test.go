@@ -173,6 +173,13 @@ func TestHostRoleMovesToAnotherPhone(t *testing.T) {
 	old := newPhone(t, browser, srv.URL, "old-host")
 	old.hostOf(m)
 	old.tap(`[data-testid=go-invite]`)
+	// The card drawn before any code was asked for leaves out what it does
+	// not have: no "undefined" where a code or an error would go.
+	old.waitText(`[data-testid=recovery]`, "Move the host role to another phone")
+	if got := old.text(`[data-testid=recovery]`); strings.Contains(got, "undefined") || strings.Contains(got, "null") {
+		t.Errorf("the Invite tab's host role card reads %q", got)
+	}
+	old.shot("recovery-card")
 	old.tap(`[data-testid=recovery-show]`)
 	old.waitFor("the recovery code", `/^\d+-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{2}$/.test(document.querySelector('[data-testid=recovery-code]')?.textContent || '')`)
 	old.waitText(`[data-testid=recovery]`, "Works once, until")

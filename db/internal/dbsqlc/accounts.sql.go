@@ -39,3 +39,44 @@ func (q *Queries) AccountList(ctx context.Context, db DBTX, tableID int64) ([]Ac
 	}
 	return items, nil
 }
+
+const accountListChanged = `-- name: AccountListChanged :many
+SELECT id, table_id, kind, player_id, balance, created_at FROM accounts WHERE table_id = $1
+  AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = $1 AND t.event_seq = $2 AND t.event_hash = $3)
+ORDER BY id
+`
+
+type AccountListChangedParams struct {
+	TableID  int64
+	HeadSeq  int64
+	HeadHash []byte
+}
+
+// AccountListChanged is AccountList when the table's chain head is no
+// longer the given one, and nothing when it is.
+func (q *Queries) AccountListChanged(ctx context.Context, db DBTX, arg AccountListChangedParams) ([]Account, error) {
+	rows, err := db.Query(ctx, accountListChanged, arg.TableID, arg.HeadSeq, arg.HeadHash)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Account
+	for rows.Next() {
+		var i Account
+		if err := rows.Scan(
+			&i.ID,
+			&i.TableID,
+			&i.Kind,
+			&i.PlayerID,
+			&i.Balance,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

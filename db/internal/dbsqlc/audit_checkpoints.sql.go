@@ -19,7 +19,7 @@ SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.concat_ws(E'\n',
      FROM pg_catalog.pg_class c
      WHERE c.relnamespace = 'public'::pg_catalog.regnamespace
        AND c.relname IN ('tables', 'players', 'events', 'journal_transactions', 'postings', 'accounts', 'rounds',
-                         'round_actions', 'turns')),
+                         'round_actions', 'turns', 'payment_claims')),
     (SELECT h::text FROM (SELECT tb.name, tb.ruleset, tb.currency, tb.no_overdraft, tb.event_seq, tb.event_hash,
                                  tb.head_seal, tb.legacy_seq, tb.status, tb.rounds
                           FROM public.tables tb WHERE tb.id = $1) h),
@@ -30,7 +30,8 @@ SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.concat_ws(E'\n',
     (SELECT pg_catalog.string_agg(a::text, E'\n' ORDER BY a.id) FROM public.accounts a WHERE a.table_id = $1),
     (SELECT pg_catalog.string_agg(r::text, E'\n' ORDER BY r.number) FROM public.rounds r WHERE r.table_id = $1),
     (SELECT pg_catalog.string_agg(x::text, E'\n' ORDER BY x.round_id, x.seq) FROM public.round_actions x WHERE x.table_id = $1),
-    (SELECT pg_catalog.string_agg(u::text, E'\n' ORDER BY u.round_id, u.seq, u.action_seq) FROM public.turns u WHERE u.table_id = $1)
+    (SELECT pg_catalog.string_agg(u::text, E'\n' ORDER BY u.round_id, u.seq, u.action_seq) FROM public.turns u WHERE u.table_id = $1),
+    (SELECT pg_catalog.string_agg(c::text, E'\n' ORDER BY c.id) FROM public.payment_claims c WHERE c.table_id = $1)
 ), 'UTF8'))::bytea AS digest
 `
 

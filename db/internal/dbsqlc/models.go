@@ -90,6 +90,29 @@ type JournalTransaction struct {
 	EventSeq  *int64
 }
 
+type PaymentClaim struct {
+	TableID    int64
+	ID         int64
+	Payer      int64
+	Payee      int64
+	Amount     int64
+	Status     string
+	Reason     string
+	ResolvedBy string
+	CreatedAt  time.Time
+	ResolvedAt *time.Time
+}
+
+type PaymentHandle struct {
+	TableID   int64
+	PlayerID  int64
+	Method    string
+	Handle    string
+	Name      string
+	Bic       string
+	UpdatedAt time.Time
+}
+
 type Player struct {
 	ID        int64
 	TableID   int64
@@ -190,8 +213,10 @@ type Table struct {
 	HeadSeal       []byte
 	LegacySeq      int64
 	Royale         json.RawMessage
-	Kind           string
 	Crew           *int64
+	Game           string
+	UnitCurrency   *string
+	UnitMinor      *int64
 }
 
 type Turn struct {

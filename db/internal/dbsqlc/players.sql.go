@@ -140,6 +140,52 @@ func (q *Queries) PlayerList(ctx context.Context, db DBTX, tableID int64) ([]Pla
 	return items, nil
 }
 
+const playerListChanged = `-- name: PlayerListChanged :many
+SELECT id, table_id, name, seat, token_hash, joined_at, left_at, claimed_at, member, host FROM players WHERE table_id = $1
+  AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = $1 AND t.event_seq = $2 AND t.event_hash = $3)
+ORDER BY seat, id
+`
+
+type PlayerListChangedParams struct {
+	TableID  int64
+	HeadSeq  int64
+	HeadHash []byte
+}
+
+// PlayerListChanged is PlayerList when the table's chain head is no longer
+// the given one, and nothing when it is (a writer's cached state still
+// holds: TableLoadChanged).
+func (q *Queries) PlayerListChanged(ctx context.Context, db DBTX, arg PlayerListChangedParams) ([]Player, error) {
+	rows, err := db.Query(ctx, playerListChanged, arg.TableID, arg.HeadSeq, arg.HeadHash)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Player
+	for rows.Next() {
+		var i Player
+		if err := rows.Scan(
+			&i.ID,
+			&i.TableID,
+			&i.Name,
+			&i.Seat,
+			&i.TokenHash,
+			&i.JoinedAt,
+			&i.LeftAt,
+			&i.ClaimedAt,
+			&i.Member,
+			&i.Host,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const playerRelease = `-- name: PlayerRelease :exec
 WITH released AS (
     UPDATE players SET token_hash = $1, claimed_at = NULL

@@ -101,6 +101,42 @@ func (q *Queries) RoundLatest(ctx context.Context, db DBTX, tableID int64) (Roun
 	return i, err
 }
 
+const roundLatestChanged = `-- name: RoundLatestChanged :one
+SELECT id, table_id, number, status, created_at, settled_at, players, carried_pot, ante, declared, declarer, playoff, roll_off, game FROM rounds WHERE table_id = $1
+  AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = $1 AND t.event_seq = $2 AND t.event_hash = $3)
+ORDER BY number DESC LIMIT 1
+`
+
+type RoundLatestChangedParams struct {
+	TableID  int64
+	HeadSeq  int64
+	HeadHash []byte
+}
+
+// RoundLatestChanged is RoundLatest when the table's chain head is no
+// longer the given one, and no row when it is.
+func (q *Queries) RoundLatestChanged(ctx context.Context, db DBTX, arg RoundLatestChangedParams) (Round, error) {
+	row := db.QueryRow(ctx, roundLatestChanged, arg.TableID, arg.HeadSeq, arg.HeadHash)
+	var i Round
+	err := row.Scan(
+		&i.ID,
+		&i.TableID,
+		&i.Number,
+		&i.Status,
+		&i.CreatedAt,
+		&i.SettledAt,
+		&i.Players,
+		&i.CarriedPot,
+		&i.Ante,
+		&i.Declared,
+		&i.Declarer,
+		&i.Playoff,
+		&i.RollOff,
+		&i.Game,
+	)
+	return i, err
+}
+
 const roundList = `-- name: RoundList :many
 SELECT id, table_id, number, status, created_at, settled_at, players, carried_pot, ante, declared, declarer, playoff, roll_off, game FROM rounds WHERE table_id = $1 ORDER BY number
 `

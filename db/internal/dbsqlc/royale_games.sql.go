@@ -92,6 +92,67 @@ func (q *Queries) RoyaleGameLatest(ctx context.Context, db DBTX, tableID int64) 
 	return i, err
 }
 
+const royaleGameLatestSince = `-- name: RoyaleGameLatestSince :one
+SELECT g.table_id, g.number, g.event_seq, g.created_at,
+       (CASE WHEN h.kept THEN NULL ELSE g.setup END)::jsonb AS setup,
+       CASE WHEN h.kept THEN '[]'::jsonb ELSE
+           coalesce((SELECT jsonb_agg(jsonb_build_object('seq', a.seq, 'player', a.player_id, 'kind', a.kind,
+                                                         'action', a.action, 'byHost', a.by_host,
+                                                         'eventSeq', a.event_seq, 'createdAt', a.created_at)
+                                      ORDER BY a.seq)
+                     FROM royale_actions a WHERE a.table_id = $1 AND a.game = g.number), '[]')::jsonb
+       END AS actions,
+       c.action_count, c.unread
+FROM royale_games g,
+     (SELECT EXISTS (SELECT 1 FROM tables t WHERE t.id = $1 AND t.event_seq = $2 AND t.event_hash = $3) AS kept) h,
+     LATERAL (SELECT count(*) AS action_count,
+                     count(*) FILTER (WHERE a.kind IS DISTINCT FROM a.action ->> 'kind'
+                                         OR a.player_id IS DISTINCT FROM coalesce((a.action ->> 'player')::bigint, 0)) AS unread
+              FROM royale_actions a WHERE a.table_id = $1 AND a.game = g.number) c
+WHERE g.table_id = $1
+ORDER BY g.number DESC LIMIT 1
+`
+
+type RoyaleGameLatestSinceParams struct {
+	TableID  int64
+	HeadSeq  int64
+	HeadHash []byte
+}
+
+type RoyaleGameLatestSinceRow struct {
+	TableID     int64
+	Number      int32
+	EventSeq    int64
+	CreatedAt   time.Time
+	Setup       json.RawMessage
+	Actions     json.RawMessage
+	ActionCount int64
+	Unread      int64
+}
+
+// RoyaleGameLatestSince is RoyaleGameLatest for a writer that keeps the
+// game as it was at chain head since (db.Batch.RoyaleLatestSince): while
+// the table's head is still since, it reads no setup and no actions, only
+// how many actions the game has and how many of them do not read (their
+// columns and their body disagree), which the writer checks against the
+// game it kept. Once the head has moved it reads what RoyaleGameLatest
+// reads.
+func (q *Queries) RoyaleGameLatestSince(ctx context.Context, db DBTX, arg RoyaleGameLatestSinceParams) (RoyaleGameLatestSinceRow, error) {
+	row := db.QueryRow(ctx, royaleGameLatestSince, arg.TableID, arg.HeadSeq, arg.HeadHash)
+	var i RoyaleGameLatestSinceRow
+	err := row.Scan(
+		&i.TableID,
+		&i.Number,
+		&i.EventSeq,
+		&i.CreatedAt,
+		&i.Setup,
+		&i.Actions,
+		&i.ActionCount,
+		&i.Unread,
+	)
+	return i, err
+}
+
 const royaleGameList = `-- name: RoyaleGameList :many
 SELECT table_id, number, setup, event_seq, created_at FROM royale_games WHERE table_id = $1 ORDER BY number
 `

@@ -205,7 +205,7 @@ func (q *Queries) TableClose(ctx context.Context, db DBTX, arg TableCloseParams)
 }
 
 const tableGet = `-- name: TableGet :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale, kind, crew FROM tables WHERE id = $1
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale, crew, game, unit_currency, unit_minor FROM tables WHERE id = $1
 `
 
 func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -229,17 +229,19 @@ func (q *Queries) TableGet(ctx context.Context, db DBTX, id int64) (Table, error
 		&i.HeadSeal,
 		&i.LegacySeq,
 		&i.Royale,
-		&i.Kind,
 		&i.Crew,
+		&i.Game,
+		&i.UnitCurrency,
+		&i.UnitMinor,
 	)
 	return i, err
 }
 
 const tableInsert = `-- name: TableInsert :one
-INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, royale, kind, crew)
+INSERT INTO tables (id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, royale, game, crew)
 OVERRIDING SYSTEM VALUE
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale, kind, crew
+RETURNING id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale, crew, game, unit_currency, unit_minor
 `
 
 type TableInsertParams struct {
@@ -252,7 +254,7 @@ type TableInsertParams struct {
 	AuditTokenHash []byte
 	NoOverdraft    bool
 	Royale         json.RawMessage
-	Kind           string
+	Game           string
 	Crew           *int64
 }
 
@@ -270,7 +272,7 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		arg.AuditTokenHash,
 		arg.NoOverdraft,
 		arg.Royale,
-		arg.Kind,
+		arg.Game,
 		arg.Crew,
 	)
 	var i Table
@@ -292,14 +294,16 @@ func (q *Queries) TableInsert(ctx context.Context, db DBTX, arg TableInsertParam
 		&i.HeadSeal,
 		&i.LegacySeq,
 		&i.Royale,
-		&i.Kind,
 		&i.Crew,
+		&i.Game,
+		&i.UnitCurrency,
+		&i.UnitMinor,
 	)
 	return i, err
 }
 
 const tableLock = `-- name: TableLock :one
-SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale, kind, crew FROM tables WHERE id = $1 FOR UPDATE
+SELECT id, name, ruleset, currency, join_code, host_token_hash, audit_token_hash, no_overdraft, status, created_at, closed_at, event_seq, event_hash, rounds, head_seal, legacy_seq, royale, crew, game, unit_currency, unit_minor FROM tables WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, error) {
@@ -323,14 +327,16 @@ func (q *Queries) TableLock(ctx context.Context, db DBTX, id int64) (Table, erro
 		&i.HeadSeal,
 		&i.LegacySeq,
 		&i.Royale,
-		&i.Kind,
 		&i.Crew,
+		&i.Game,
+		&i.UnitCurrency,
+		&i.UnitMinor,
 	)
 	return i, err
 }
 
 const tableLockAs = `-- name: TableLockAs :one
-SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal, t.legacy_seq, t.royale, t.kind, t.crew FROM tables t
+SELECT t.id, t.name, t.ruleset, t.currency, t.join_code, t.host_token_hash, t.audit_token_hash, t.no_overdraft, t.status, t.created_at, t.closed_at, t.event_seq, t.event_hash, t.rounds, t.head_seal, t.legacy_seq, t.royale, t.crew, t.game, t.unit_currency, t.unit_minor FROM tables t
 WHERE t.id = $1 AND (t.host_token_hash = $2 OR t.audit_token_hash = $2
                       OR EXISTS (SELECT 1 FROM players p WHERE p.table_id = $1 AND p.token_hash = $2))
 FOR UPDATE OF t
@@ -366,8 +372,10 @@ func (q *Queries) TableLockAs(ctx context.Context, db DBTX, arg TableLockAsParam
 		&i.HeadSeal,
 		&i.LegacySeq,
 		&i.Royale,
-		&i.Kind,
 		&i.Crew,
+		&i.Game,
+		&i.UnitCurrency,
+		&i.UnitMinor,
 	)
 	return i, err
 }
@@ -400,5 +408,22 @@ type TableNotifyParams struct {
 // coordinator), not on the shard that holds the table.
 func (q *Queries) TableNotify(ctx context.Context, db DBTX, arg TableNotifyParams) error {
 	_, err := db.Exec(ctx, tableNotify, arg.Channel, arg.Message)
+	return err
+}
+
+const tableUnitValueSet = `-- name: TableUnitValueSet :exec
+UPDATE tables SET unit_currency = $1, unit_minor = $2 WHERE id = $3
+`
+
+type TableUnitValueSetParams struct {
+	UnitCurrency *string
+	UnitMinor    *int64
+	ID           int64
+}
+
+// TableUnitValueSet sets (or, with NULLs, clears) what one of the table's
+// units is worth.
+func (q *Queries) TableUnitValueSet(ctx context.Context, db DBTX, arg TableUnitValueSetParams) error {
+	_, err := db.Exec(ctx, tableUnitValueSet, arg.UnitCurrency, arg.UnitMinor, arg.ID)
 	return err
 }

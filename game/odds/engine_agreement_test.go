@@ -9,10 +9,10 @@ import (
 	"github.com/tally-dice/tally/game"
 )
 
-// reviewRulesets are the rulesets whose turns the advisor must model exactly
+// modelledRulesets are the rulesets whose turns the advisor must model exactly
 // as the engine plays them: every preset, and the options that change a
 // turn (low, automatic on or off, progressive, Scarne with automatics).
-func reviewRulesets(t testing.TB) map[string]game.Ruleset {
+func modelledRulesets(t testing.TB) map[string]game.Ruleset {
 	t.Helper()
 	on, off := true, false
 	out := map[string]game.Ruleset{}
@@ -160,7 +160,7 @@ func sameSets(a, b [][]int) bool {
 func TestAdviceFollowsTheEngineTurnByTurn(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
-	for name, rs := range reviewRulesets(t) {
+	for name, rs := range modelledRulesets(t) {
 		for range 300 {
 			tr := game.NewTurn(rs)
 			for {
@@ -261,7 +261,7 @@ func TestAdviceOnFixedPositions(t *testing.T) {
 
 // TestPathHintKeepsBankingMandatory: in low-or-high a path named before
 // anything is banked only settles the choice on a throw that could start
-// either sequence. Banking stays mandatory (RULES.md §1): the engine banks
+// either sequence. Banking stays mandatory (docs/rules.md §1): the engine banks
 // a 1 from a throw without a 6 and refuses a 6-5-4 path named on it, so the
 // advisor must not let a player with the 6-5-4 hint skip the 1-2-3 path.
 func TestPathHintKeepsBankingMandatory(t *testing.T) {

@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-// This file is the second review's attacks on the money and its exports.
+// Attacks on the money and its exports.
 
-// TestReviewLedgerCSVNoFormulas: anyone with the join code picks their own
+// TestLedgerCSVNoFormulas: anyone with the join code picks their own
 // name, and the host opens ledger.csv in a spreadsheet. A name such as
 // =HYPERLINK(...) was written as is, so the spreadsheet ran it as a
 // formula (CSV injection). Text cells that a spreadsheet would read as a
 // formula now start with a quote; amounts stay plain numbers.
-func TestReviewLedgerCSVNoFormulas(t *testing.T) {
+func TestLedgerCSVNoFormulas(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"players": []string{"Ann"}})
 	names := []string{`=HYPERLINK("http://x.example","y")`, "+1+2", "-3+4", "@SUM(1)"}

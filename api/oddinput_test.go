@@ -6,15 +6,15 @@ import (
 	"testing"
 )
 
-// This file is the second review's odd inputs: each must be refused with a
+// Odd inputs: each must be refused with a
 // problem that names what was wrong, change nothing and never be a 500
 // (client.do fails the test on any server error).
 
-// TestReviewOddTextRefused sends names, table names and currencies that
+// TestOddTextRefused sends names, table names and currencies that
 // PostgreSQL cannot store (a NUL character) or that break the contract's
 // length limits. They reached the database and came back as a 500, or were
 // stored although openapi.yaml promises at most 80 and 24 characters.
-func TestReviewOddTextRefused(t *testing.T) {
+func TestOddTextRefused(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"players": []string{"Ann", "Bob"}})
 	long := strings.Repeat("x", 81)
@@ -68,10 +68,10 @@ func TestReviewOddTextRefused(t *testing.T) {
 	}
 }
 
-// TestReviewOddIdempotencyKeys sends keys that are not valid UTF-8 (HTTP
+// TestOddIdempotencyKeys sends keys that are not valid UTF-8 (HTTP
 // allows such header bytes; PostgreSQL's text does not): a clear 400, not
 // a 500, and nothing happens.
-func TestReviewOddIdempotencyKeys(t *testing.T) {
+func TestOddIdempotencyKeys(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"players": []string{"Ann", "Bob"}})
 	for _, key := range []string{"\xff\xfe", "caf\xe9"} {
@@ -88,10 +88,10 @@ func TestReviewOddIdempotencyKeys(t *testing.T) {
 	s.expectMoney(0, map[string]int64{"Ann": 5})
 }
 
-// TestReviewOddNumbersRefused sends ids and numbers at and past the edges
+// TestOddNumbersRefused sends ids and numbers at and past the edges
 // of their types in paths, bodies and query strings: each must be a 4xx
 // problem that names the field and changes nothing.
-func TestReviewOddNumbersRefused(t *testing.T) {
+func TestOddNumbersRefused(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"preset": "classic", "options": map[string]any{"progressive": true},
 		"players": []string{"Ann", "Bob"}})
@@ -164,11 +164,11 @@ func TestReviewOddNumbersRefused(t *testing.T) {
 	}
 }
 
-// TestReviewBodiesOfBodylessWrites: close and leave take no body, and read
+// TestBodiesOfBodylessWrites: close and leave take no body, and read
 // whatever was sent without looking at it, so a clumsy client's
 // {"force":true} or plain garbage closed the table. A body there must be
 // empty or {}, like every other body with unknown fields.
-func TestReviewBodiesOfBodylessWrites(t *testing.T) {
+func TestBodiesOfBodylessWrites(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"players": []string{"Ann", "Bob"}})
 	for _, path := range []string{s.tb.path("/close"), s.tb.path("/players/%d/leave", s.id("Bob"))} {

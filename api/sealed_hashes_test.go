@@ -10,13 +10,13 @@ import (
 	"time"
 )
 
-// This file is the second review's attacks on sealed closed rolls: every
+// Attacks on sealed closed rolls: every
 // channel other than GET round through which another player might learn the
 // dice under a cup before the round reveals them.
 
-// reviewEvent is one event as GET events shows it, with everything an
+// listedEvent is one event as GET events shows it, with everything an
 // attacker needs to recompute its hash.
-type reviewEvent struct {
+type listedEvent struct {
 	Seq       int64           `json:"seq"`
 	Kind      string          `json:"kind"`
 	Payload   json.RawMessage `json:"payload"`
@@ -29,7 +29,7 @@ type reviewEvent struct {
 // SHA-256(prev_hash || canonical {"created_at","kind","payload","seq","table"}).
 // Go's json.Marshal of maps sorts keys and adds no whitespace, which is the
 // canonical form for the integer-only payloads of round actions.
-func canonicalRecordHash(t *testing.T, tableID int64, e reviewEvent, payload any, prev []byte) []byte {
+func canonicalRecordHash(t *testing.T, tableID int64, e listedEvent, payload any, prev []byte) []byte {
 	t.Helper()
 	raw, err := json.Marshal(payload)
 	if err != nil {
@@ -55,14 +55,14 @@ func canonicalRecordHash(t *testing.T, tableID int64, e reviewEvent, payload any
 	return h.Sum(nil)
 }
 
-// TestReviewSealedRollNotRecoverableFromEventHashes is the attack: a closed
+// TestSealedRollNotRecoverableFromEventHashes is the attack: a closed
 // cargo re-roll of two dice has only 36 possible faces, and the event log
 // showed the hash of the sealed event (and of every later event, which
 // chains to it). Recomputing the hash for each candidate pair told another
 // player the dice under the cup. Since migration 4 each throw's event
 // carries a random nonce the hash covers, which the sealed view withholds:
 // the hashes are shown, and trying every pair no longer finds the dice.
-func TestReviewSealedRollNotRecoverableFromEventHashes(t *testing.T) {
+func TestSealedRollNotRecoverableFromEventHashes(t *testing.T) {
 	t.Parallel()
 	s := newScene(t, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob", "Cy"}})
 	bob := s.id("Bob")
@@ -73,7 +73,7 @@ func TestReviewSealedRollNotRecoverableFromEventHashes(t *testing.T) {
 	s.act(bobTok, 1, roll(5, 3)) // under the cup
 
 	for who, tok := range map[string]string{"Cy": cyTok, "host": s.tb.Host, "audit": s.tb.Audit} {
-		var page struct{ Events []reviewEvent }
+		var page struct{ Events []listedEvent }
 		s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?limit=500"), token: tok}, &page)
 		var recovered [][2]int
 		for i, e := range page.Events {
@@ -92,7 +92,7 @@ func TestReviewSealedRollNotRecoverableFromEventHashes(t *testing.T) {
 			prev, _ := hex.DecodeString(page.Events[i-1].Hash)
 			// The hash to match: the sealed event's own, or failing that
 			// the next event's, which chains to it.
-			target, next := e.Hash, (*reviewEvent)(nil)
+			target, next := e.Hash, (*listedEvent)(nil)
 			if target == "" && i+1 < len(page.Events) {
 				next = &page.Events[i+1]
 			}
@@ -125,7 +125,7 @@ func TestReviewSealedRollNotRecoverableFromEventHashes(t *testing.T) {
 	// Since migration 4 a throw's event carries a random nonce, so its hash
 	// (which every phone now sees as the chain's head) is shown, and the
 	// search above, which knows no nonce, finds nothing.
-	var all, tail struct{ Events []reviewEvent }
+	var all, tail struct{ Events []listedEvent }
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?limit=500"), token: cyTok}, &all)
 	last := all.Events[len(all.Events)-1]
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?after=%d", last.Seq-1), token: cyTok}, &tail)
@@ -136,7 +136,7 @@ func TestReviewSealedRollNotRecoverableFromEventHashes(t *testing.T) {
 	// Once the round is over, every hash is shown again and chains.
 	s.act(bobTok, 1, map[string]any{"kind": "stand"})
 	s.turn(1, "Cy", []int{6, 5, 4, 1, 1})
-	var page struct{ Events []reviewEvent }
+	var page struct{ Events []listedEvent }
 	s.must(http.StatusOK, req{method: http.MethodGet, path: s.tb.path("/events?limit=500"), token: cyTok}, &page)
 	for i, e := range page.Events {
 		if e.Hash == "" || (i > 0 && e.PrevHash != page.Events[i-1].Hash) {
