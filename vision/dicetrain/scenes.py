@@ -1,24 +1,29 @@
-"""scenes draws the TRAINING throws: flat 2D compositing with OpenCV.
+"""scenes draws the TRAINING throws with OpenCV: dice as rounded solids in
+perspective (solid.py), on a table seen through a tilted pinhole camera.
 
-Each die is a cube seen by an orthographic camera: its visible faces are
-pip textures warped onto the projected quadrilaterals, shaded by one light,
-with a soft shadow under it. The whole scene then gets a mild keystone
-(a homography), blur, noise and JPEG. The test throws that measure the
-reader come from a different generator (dicetest/render.py, a ray tracer),
-so that what is measured is not this generator's look.
+Each die is a rounded cube whose faces are pip textures warped in
+perspective, lit by one or two lamps (diffuse and plastic highlights),
+opaque, pearly, marbled or translucent, in random body and pip colours,
+casting shadows on a table (wood, felt, a rubber mat, stone, brushed
+metal, marble, cork or paint, with coins, coasters and rings about). The
+frame then gets a little keystone, bar light, blur, shake, noise and JPEG.
+The test throws that measure the reader come from a different generator
+(dicetest/render.py, a ray tracer) that nothing here uses, so that what is
+measured is not this generator's look.
 
 A scene's labels are one (cx, cy, size, face) per die at the 320x240 frame:
-the centre and side of the die's top face, and its face (1-6), or 0 for a
-die on edge (cocked: no face is up).
+the centre of the die's top face and its side there, and its face (1-6),
+or 0 for a die on edge (cocked: no face is up), labelled at its middle.
 """
 
 import cv2
 import numpy as np
 
+from dicetrain import solid
+
 cv2.setNumThreads(1)  # scenes are drawn in parallel processes
 
 W, H = 320, 240
-T = 64  # side of a face texture
 
 # Pip centres on a 3x3 grid, in units of the grid step from the face centre.
 PIPS = {
@@ -53,62 +58,32 @@ def die_style(rng):
         if rng.random() < 0.1:  # black die
             body = np.array([rng.uniform(10, 50)] * 3)
             pip = np.array([rng.uniform(200, 255)] * 3)
+    if rng.random() < 0.25:  # pips of any colour that stands out on the body
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(100, 255), rng.uniform(60, 255)]]])
+        cand = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(float)
+        if abs(cand.mean() - body.mean()) > 70:
+            pip = cand
     return body, pip
 
 
-def face_texture(face, body, pip, rng):
-    """face_texture is one face: a rounded square of body colour with pips."""
-    tex = np.zeros((T, T, 3), np.float32)
-    tex[:] = body
-    # A slightly darker rim, as light falls off a rounded edge.
-    yy, xx = np.mgrid[0:T, 0:T].astype(np.float32)
-    d = np.minimum(np.minimum(xx, T - 1 - xx), np.minimum(yy, T - 1 - yy)) / T
-    tex *= (0.8 + 0.2 * np.clip(d / 0.12, 0, 1))[..., None]
-    step = T * rng.uniform(0.25, 0.29)
-    r = T * rng.uniform(0.07, 0.1)
-    rot = rng.integers(0, 4)
-    for gx, gy in PIPS[face]:
-        for _ in range(rot):
-            gx, gy = -gy, gx
-        c = (int(round((T / 2 + gx * step) * 16)), int(round((T / 2 + gy * step) * 16)))
-        cv2.circle(tex, c, int(r * 16), pip.tolist(), -1, cv2.LINE_AA, shift=4)
-    return tex
+def die_look(rng):
+    """die_look is a die's material and make: colours, surface, edges, pips."""
+    body, pip = die_style(rng)
+    k = rng.random()
+    look = 'opaque' if k < 0.6 else 'pearly' if k < 0.75 else 'marbled' if k < 0.83 else 'translucent'
+    if look == 'pearly':
+        body = np.maximum(body, rng.uniform(150, 240))
+    return {'body': body, 'pip': pip, 'look': look, 'sheen': rng.uniform(0.04, 0.2),
+            'see': rng.uniform(0.25, 0.65) if look == 'translucent' else 0.0,
+            'gloss': rng.uniform(0.05, 0.9), 'shininess': rng.uniform(8, 90), 'ambient': rng.uniform(0.12, 0.45),
+            'rad': rng.uniform(0.05, 0.2), 'step': rng.uniform(0.22, 0.3), 'pipr': rng.uniform(0.06, 0.11),
+            'dimple': rng.uniform(0.1, 0.4) if rng.random() < 0.5 else 0.0}
 
 
-def rounded_alpha(rng):
-    """rounded_alpha is the mask of a face texture with rounded corners."""
-    a = np.zeros((T, T), np.float32)
-    rad = int(T * rng.uniform(0.08, 0.2))
-    cv2.rectangle(a, (rad, 0), (T - 1 - rad, T - 1), 1, -1)
-    cv2.rectangle(a, (0, rad), (T - 1, T - 1 - rad), 1, -1)
-    for cx in (rad, T - 1 - rad):
-        for cy in (rad, T - 1 - rad):
-            cv2.circle(a, (cx, cy), rad, 1, -1, cv2.LINE_AA)
-    return a
-
-
-def rot(ax, ay, az):
-    cx, sx, cy, sy, cz, sz = np.cos(ax), np.sin(ax), np.cos(ay), np.sin(ay), np.cos(az), np.sin(az)
-    rx = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
-    ry = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
-    rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
-    return rz @ ry @ rx
-
-
-# The cube's faces: outward normal, and two in-face axes (u, v).
-FACES = [
-    (np.array([0, 0, 1.0]), np.array([1, 0, 0.0]), np.array([0, 1, 0.0])),
-    (np.array([0, 0, -1.0]), np.array([1, 0, 0.0]), np.array([0, -1, 0.0])),
-    (np.array([1, 0, 0.0]), np.array([0, 1, 0.0]), np.array([0, 0, 1.0])),
-    (np.array([-1, 0, 0.0]), np.array([0, -1, 0.0]), np.array([0, 0, 1.0])),
-    (np.array([0, 1, 0.0]), np.array([-1, 0, 0.0]), np.array([0, 0, 1.0])),
-    (np.array([0, -1, 0.0]), np.array([1, 0, 0.0]), np.array([0, 0, 1.0])),
-]
-
-
-def background(rng):
-    """background is a bar top: wood, felt, a rubber mat, stone or paint."""
-    kind = rng.integers(0, 5)
+def background(rng, W=W, H=H):
+    """background is a bar top: wood, felt, a rubber mat, stone, paint,
+    brushed metal, marble or cork."""
+    kind = rng.integers(0, 8)
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     noise = cv2.resize(rng.normal(0, 1, (H // 8 + 1, W // 8 + 1)).astype(np.float32), (W, H), interpolation=cv2.INTER_CUBIC)
     fine = rng.standard_normal((H, W), dtype=np.float32)
@@ -116,7 +91,7 @@ def background(rng):
         a = rng.uniform(0, np.pi)
         t = xx * np.cos(a) + yy * np.sin(a)
         grain = np.sin(t * rng.uniform(0.05, 0.3) + noise * rng.uniform(1, 4))
-        base = np.array([rng.uniform(10, 70), rng.uniform(25, 100), rng.uniform(50, 160)])
+        base = np.array([rng.uniform(10, 70), rng.uniform(25, 100), rng.uniform(50, 160)]) * rng.uniform(1, 1.6)
         img = base * (1 + 0.25 * grain[..., None] + 0.05 * fine[..., None])
     elif kind == 1:  # felt or cloth
         hue = rng.uniform(0, 180)
@@ -132,9 +107,24 @@ def background(rng):
         base = np.array([rng.uniform(40, 200)] * 3) * rng.uniform(0.8, 1.2, 3)
         speck = cv2.GaussianBlur(fine, (0, 0), rng.uniform(0.5, 2))
         img = base * (1 + 0.15 * speck[..., None] + 0.15 * noise[..., None])
-    else:  # painted or varnished, flat with a sheen
-        base = rng.uniform(20, 220, 3)
+    elif kind == 4:  # painted or varnished, flat with a sheen
+        base = rng.uniform(20, 240, 3)
         img = base * (1 + 0.04 * fine[..., None]) * np.ones((H, W, 1))
+    elif kind == 5:  # brushed metal: fine streaks one way
+        a = rng.uniform(0, 180)
+        streak = cv2.GaussianBlur(fine, (0, 0), sigmaX=rng.uniform(8, 25), sigmaY=0.6)
+        streak = cv2.warpAffine(streak, cv2.getRotationMatrix2D((W / 2, H / 2), a, 1.0), (W, H), borderMode=cv2.BORDER_REFLECT)
+        base = np.array([rng.uniform(110, 230)] * 3) * rng.uniform(0.92, 1.05, 3)
+        img = base * (1 + 1.2 * streak[..., None] + 0.1 * noise[..., None])
+    elif kind == 6:  # marble: pale stone with dark veins
+        t = xx * rng.uniform(-1, 1) + yy * rng.uniform(-1, 1)
+        vein = np.abs(np.sin(t * rng.uniform(0.01, 0.05) + noise * rng.uniform(2, 6)))
+        base = np.array([rng.uniform(150, 245)] * 3) * rng.uniform(0.9, 1.05, 3)
+        img = base * (1 - rng.uniform(0.2, 0.6) * np.exp(-vein / 0.06)[..., None] + 0.03 * fine[..., None])
+    else:  # cork or particle board: tan with specks
+        speck = cv2.GaussianBlur(fine, (0, 0), rng.uniform(0.6, 1.5))
+        base = np.array([rng.uniform(60, 140), rng.uniform(110, 180), rng.uniform(150, 230)])
+        img = base * (1 + 0.35 * speck[..., None] + 0.1 * noise[..., None])
     # Distractors: coins, coasters, a glass's wet ring, a crack.
     img = np.clip(img, 0, 255).astype(np.float32)
     for _ in range(rng.integers(0, 4)):
@@ -154,109 +144,108 @@ def background(rng):
     return img
 
 
-def place(rng, n, size):
-    """place puts n dice footprints on the table, some touching, none overlapping."""
+def ray_to_table(cam, u, v, z):
+    """ray_to_table is the point at height z that pixel (u, v) looks at."""
+    d = cam['rot'].T @ np.array([(u - W / 2) / cam['f'], (v - H / 2) / cam['f'], 1.0])
+    t = (z - cam['pos'][2]) / d[2]
+    return cam['pos'] + t * d
+
+
+def place(rng, cam, n, size):
+    """place puts n dice on the table in view (x, y, yaw in die sides),
+    some touching, none overlapping."""
     out = []
-    for _ in range(200):
+    for _ in range(300):
         if len(out) == n:
             break
         yaw = rng.uniform(0, np.pi / 2)
-        if out and rng.random() < 0.45:  # against a die already there
+        if out and rng.random() < 0.5:  # against a die already there
             ox, oy, oyaw = out[rng.integers(0, len(out))]
             yaw = oyaw + rng.uniform(-0.15, 0.15)
             ang = oyaw + rng.integers(0, 4) * np.pi / 2
-            d = size * rng.uniform(1.0, 1.08)
-            slide = size * rng.uniform(-0.5, 0.5)
+            d, slide = rng.uniform(1.0, 1.1), rng.uniform(-0.5, 0.5)
             x = ox + d * np.cos(ang) - slide * np.sin(ang)
             y = oy + d * np.sin(ang) + slide * np.cos(ang)
         else:
-            x, y = rng.uniform(0, W), rng.uniform(0, H)
-        m = size * 0.75
-        if not (m < x < W - m and m < y < H - m):
+            m = 0.8 * size
+            x, y, _ = ray_to_table(cam, rng.uniform(m, W - m), rng.uniform(m, H - m), 0.5)
+        u, v = solid.project(cam, [x, y, 1.0])
+        m = 0.6 * size
+        if not (m < u < W - m and m < v < H - m):
             continue
-        if any(overlap((x, y, yaw), o, size) for o in out):
+        if any(overlap((x, y, yaw), o) for o in out):
             continue
         out.append((x, y, yaw))
     return out
 
 
-def overlap(a, b, size):
-    pa = cv2.boxPoints(((a[0], a[1]), (size * 0.98, size * 0.98), np.degrees(a[2]))).astype(np.float32)
-    pb = cv2.boxPoints(((b[0], b[1]), (size * 0.98, size * 0.98), np.degrees(b[2]))).astype(np.float32)
+def overlap(a, b):
+    pa = cv2.boxPoints(((a[0] * 100, a[1] * 100), (98, 98), np.degrees(a[2]))).astype(np.float32)
+    pb = cv2.boxPoints(((b[0] * 100, b[1] * 100), (98, 98), np.degrees(b[2]))).astype(np.float32)
     area, _ = cv2.intersectConvexConvex(pa, pb)
     return area > 1
 
 
+def lamps(rng):
+    """lamps are one or two bar lamps over the table: (position, power)."""
+    out = []
+    for k in range(1 if rng.random() < 0.6 else 2):
+        pos = np.array([rng.uniform(-6, 6), rng.uniform(-6, 6), rng.uniform(3, 14)])
+        out.append((pos, rng.uniform(0.5, 0.9) if k == 0 else rng.uniform(0.15, 0.5)))
+    return out
+
+
 def scene(rng):
     """scene draws one throw: a 320x240 BGR uint8 image and its labels."""
-    img = background(rng).astype(np.float32)
     n = int(rng.choice([1, 2, 3, 4, 5, 5, 5, 5]))
-    size = rng.uniform(20, 46)
-    spots = place(rng, n, size)
-    cam = rot(rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35), 0)  # the phone's tilt
-    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
-    light /= np.linalg.norm(light)
+    size = rng.uniform(16, 60)  # a die's side in pixels, in the frame's middle
+    cam = solid.camera(rng, W, H, size)
+    side = 2.2 * W / size  # the table texture's side, in die sides
+    tex = background(rng, 640, 640)
+    hm = solid.table_homography(cam, -side / 2, -side / 2, side / 640)
+    img = cv2.warpPerspective(tex, hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT).astype(np.float32)
+    lights = lamps(rng)
     same = rng.random() < 0.6  # one set of dice, or a mix
-    style = die_style(rng)
+    look = die_look(rng)
     dice = []
-    for x, y, yaw in spots:
-        st = style if same else die_style(rng)
-        face = int(rng.integers(1, 7))
-        edge = rng.random() < 0.07
-        if edge:
+    for x, y, yaw in place(rng, cam, n, size):
+        d = dict(look if same else die_look(rng))
+        top = int(rng.integers(1, 7))
+        d['edge'] = rng.random() < 0.07
+        if d['edge']:
             tilt = (rng.uniform(0.45, 1.1) * rng.choice([-1, 1]), rng.uniform(-0.2, 0.2))
         else:
-            tilt = (rng.uniform(-0.08, 0.08), rng.uniform(-0.08, 0.08))
-        dice.append((x, y, yaw, face, edge, tilt, st))
-    # Shadows first, then the dice from the back (painter's order).
-    shadow = np.zeros((H, W), np.float32)
-    sh = -light[:2] / max(light[2], 0.3) * size * 0.4
-    for x, y, yaw, *_ in dice:
-        box = cv2.boxPoints(((x + sh[0], y + sh[1]), (size * 1.1, size * 1.1), np.degrees(yaw)))
-        cv2.fillConvexPoly(shadow, box.astype(np.int32), 1.0, cv2.LINE_AA)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), size * rng.uniform(0.1, 0.3))
-    img *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
+            tilt = (rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04))
+        r = solid.rot(0, 0, yaw) @ solid.rot(tilt[0], tilt[1], 0)
+        low = min((r @ np.array([sx, sy, sz]))[2] for sx in (-.5, .5) for sy in (-.5, .5) for sz in (-.5, .5))
+        d.update(centre=np.array([x, y, -low + (rng.uniform(0, 0.3) if d['edge'] else 0)]), rot=r,
+                 faces=die_faces(top, rng), top=top)
+        dice.append(d)
+    shadow = solid.shadows(cam, dice, lights, W, H)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), size * rng.uniform(0.04, 0.25))
+    img *= (1 - rng.uniform(0.3, 0.75) * shadow)[..., None]
     labels = []
-    for x, y, yaw, face, edge, tilt, (body, pip) in sorted(dice, key=lambda d: d[1]):
-        r = cam @ rot(tilt[0], tilt[1], yaw)
-        vals = die_faces(face, rng)
-        alpha = rounded_alpha(rng)
-        centre2 = np.array([x, y])
-        quads = []
-        for k, (nrm, u, v) in enumerate(FACES):
-            nw = r @ nrm
-            if nw[2] <= 0.02:
-                continue
-            corners = [r @ (nrm * 0.5 + su * u * 0.5 + sv * v * 0.5) for su, sv in ((-1, -1), (1, -1), (1, 1))]
-            pts = np.array([c[:2] * size + centre2 for c in corners], np.float32)
-            quads.append((nw[2], k, nrm, pts))
-        for depth, k, nrm, pts in sorted(quads, key=lambda q: q[0]):
-            tex = face_texture(vals[k], body, pip, rng)
-            shade = 0.45 + 0.55 * max(0.0, float((r @ nrm) @ light))
-            tex = tex * shade
-            if k == 0 and rng.random() < 0.4:  # a glint of the bar light
-                gx, gy = rng.uniform(0.2, 0.8, 2) * T
-                yy, xx = np.mgrid[0:T, 0:T]
-                tex += rng.uniform(20, 90) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (T * 0.15) ** 2))[..., None]
-            # Warp the face into its bounding box only.
-            quad = np.vstack([pts, pts[0] + pts[2] - pts[1]])
-            x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int) - 1, 0)
-            x1, y1 = np.minimum(np.ceil(quad.max(0)).astype(int) + 2, [W, H])
-            if x1 <= x0 or y1 <= y0:
-                continue
-            src = np.float32([[0, 0], [T, 0], [T, T]])
-            m = cv2.getAffineTransform(src, pts - np.float32([x0, y0]))
-            warped = cv2.warpAffine(tex, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-            a = cv2.warpAffine(alpha, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)[..., None]
-            roi = img[y0:y1, x0:x1]
-            img[y0:y1, x0:x1] = roi * (1 - a) + warped * a
-        if edge:
-            labels.append((x, y, size, 0))
+    dist = [np.linalg.norm(d['centre'] - cam['pos']) for d in dice]
+    for i in np.argsort(dist)[::-1]:  # the far dice first
+        d = dice[i]
+        solid.draw_die(img, cam, d, lights, rng, lambda v, dd: solid.face_texture(v, dd, PIPS, rng))
+    for d in dice:
+        if d['edge']:
+            u, v = solid.project(cam, d['centre'])
+            labels.append((float(u), float(v), size_at(cam, d), 0))
         else:
-            c = (r @ np.array([0, 0, 0.5]))[:2] * size + centre2
-            labels.append((float(c[0]), float(c[1]), size, face))
-    img, labels = finish(img, labels, rng)
-    return img, labels
+            u, v = solid.project(cam, d['centre'] + d['rot'] @ np.array([0, 0, 0.5]))
+            labels.append((float(u), float(v), size_at(cam, d), d['top']))
+    return finish(img, labels, rng)
+
+
+def size_at(cam, d):
+    """size_at is the side in pixels of die d's top face as seen."""
+    q = solid.project(cam, [d['centre'] + d['rot'] @ np.array([sx, sy, 0.5])
+                            for sx, sy in ((-.5, -.5), (.5, -.5), (.5, .5), (-.5, .5))])
+    x, y = q[:, 0], q[:, 1]
+    area = 0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
+    return float(np.sqrt(area))
 
 
 def die_faces(top, rng):
@@ -270,7 +259,7 @@ def die_faces(top, rng):
 def finish(img, labels, rng):
     """finish keystones, lights, blurs, adds noise and JPEG to a scene."""
     # Keystone: the phone not held square over the table.
-    j = 0.06 * W
+    j = 0.025 * W
     src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
     dst = src + rng.uniform(-j, j, (4, 2)).astype(np.float32)
     hm = cv2.getPerspectiveTransform(src, dst)

@@ -23,7 +23,8 @@ import torch.nn.functional as F
 
 from dicetrain.data import CELL, CROP, examples
 
-torch.set_num_threads(os.cpu_count())
+# make dice-model trains the two networks side by side, a core each.
+torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
 
 
 def conv(cin, cout, stride=1, dil=1):
@@ -201,7 +202,12 @@ def export(det, cls, path):
         put('classifier', kind, w, b, stride=stride, dil=dil, relu=True)
     put('classifier', 'dense', cls.fc1.weight, cls.fc1.bias, relu=True)
     put('classifier', 'dense', cls.fc2.weight, cls.fc2.bias, relu=False)
-    header = json.dumps({'layers': layers, 'cell': CELL, 'crop': CROP, 'cropSize': 32,
+    limits = {}
+    if os.path.exists(os.path.join(BUILD, 'thresholds.json')):  # check.py's choice
+        with open(os.path.join(BUILD, 'thresholds.json')) as f:
+            t = json.load(f)
+        limits = {'seen': t['seen'], 'sure': t['sure']}
+    header = json.dumps({'layers': layers, 'cell': CELL, 'crop': CROP, 'cropSize': 32, **limits,
                          'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none']}).encode()
     header += b' ' * (-len(header) % 2)  # float16 data starts on an even byte
     data = np.concatenate(blobs).astype('<f2').tobytes()
@@ -218,7 +224,7 @@ def part(first, scenes):
     `first`, for `scenes` scenes in all: its name says which scenes it has,
     so a short last part is never taken for a whole one."""
     n = min(PART, scenes - first)
-    return os.path.join(BUILD, f'train-{first}-{first + n}.npz')
+    return os.path.join(BUILD, f'scenes3d-{first}-{first + n}.npz')
 
 
 def load(scenes):
