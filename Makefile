@@ -128,12 +128,13 @@ chromium:
 # side, picks the reader's thresholds on held-out training scenes
 # (dicetrain.check) and exports all of it. Not part of test.
 PYTHON ?= /usr/bin/python3
-DICE_SCENES ?= 6000
+DICE_SCENES ?= 9000
 DICE_DETECTOR_EPOCHS ?= 24
-DICE_CLASSIFIER_EPOCHS ?= 10
+DICE_CLASSIFIER_SCENES ?= 4500
+DICE_CLASSIFIER_EPOCHS ?= 5
 dice-model: vision-python
 	cd vision && $(PYTHON) -m dicetrain.train data --scenes $(DICE_SCENES)
-	cd vision && { $(PYTHON) -m dicetrain.train classifier --scenes $(DICE_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
+	cd vision && { $(PYTHON) -m dicetrain.train classifier --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
 		$(PYTHON) -m dicetrain.train detector --scenes $(DICE_SCENES) --epochs $(DICE_DETECTOR_EPOCHS) & d=$$!; wait $$c && wait $$d; }
 	cd vision && $(PYTHON) -m dicetrain.check
 	cd vision && $(PYTHON) -m dicetrain.train export ../api/web/app/dice.bin

@@ -37,6 +37,7 @@ func summarize(tr truth, rs []reading, fast, slow []float64) string {
 	fmt.Fprintf(&b, "| whole throws read right, of those it read | %s (%d of %d) |\n", pct(r.readRight, r.read), r.readRight, r.read)
 	fmt.Fprintf(&b, "| throws refused | %s (%d of %d) |\n", pct(r.refused, r.throws), r.refused, r.throws)
 	fmt.Fprintf(&b, "| whole throws read right, of all | %s |\n\n", pct(r.readRight, r.throws))
+	b.WriteString(refusals(tr, rs))
 	fmt.Fprintf(&b, "| throws it must not read | throws | refused | read right | read wrong |\n| --- | --- | --- | --- | --- |\n")
 	for _, k := range []struct{ kind, what string }{
 		{"count", "one die more or fewer than the pad expects"},
@@ -97,5 +98,37 @@ func misreads(tr truth, rs []reading) string {
 			fmt.Fprintf(&b, "- %s (read, %s): refused: %s (saw %v, truth %v)\n", t.File, t.Table, r.Reason, r.Faces, want)
 		}
 	}
+	return b.String()
+}
+
+// refusals counts why the readable throws were refused, by the reader's
+// own reason (dicereader.js).
+func refusals(tr truth, rs []reading) string {
+	reasons := []struct{ prefix, what string }{
+		{"A die is on its edge", "a die taken for one on edge"},
+		{"I see no dice", "no dice found"},
+		{"I see ", "more or fewer dice found than there are"},
+		{"I cannot read every die", "a die it was not sure enough of"},
+	}
+	counts := make([]int, len(reasons)+1)
+	for i, t := range tr.Throws {
+		if t.Kind != "read" || rs[i].OK {
+			continue
+		}
+		k := len(reasons)
+		for j, r := range reasons {
+			if strings.HasPrefix(rs[i].Reason, r.prefix) {
+				k = j
+				break
+			}
+		}
+		counts[k]++
+	}
+	var b strings.Builder
+	b.WriteString("| readable throws refused, why | throws |\n| --- | --- |\n")
+	for j, r := range reasons {
+		fmt.Fprintf(&b, "| %s | %d |\n", r.what, counts[j])
+	}
+	fmt.Fprintf(&b, "| another reason | %d |\n\n", counts[len(reasons)])
 	return b.String()
 }
