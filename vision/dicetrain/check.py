@@ -44,7 +44,7 @@ def peaks(out, seen):
     found = []
     for y, x in zip(*np.nonzero(heat >= seen)):
         v = heat[y, x]
-        ys, xs = slice(max(0, y - 1), y + 2), slice(max(0, x - 1), x + 2)
+        ys, xs = slice(max(0, y - 1), min(gh, y + 2)), slice(max(0, x - 1), min(gw, x + 2))
         nb = heat[ys, xs]
         if v < nb.max():
             continue
@@ -61,7 +61,7 @@ def peaks(out, seen):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--scenes', type=int, default=600)
+    ap.add_argument('--scenes', type=int, default=400)
     a = ap.parse_args()
     det, cls = Detector(), Classifier()
     det.load_state_dict(torch.load(os.path.join(BUILD, 'detector.pt')))

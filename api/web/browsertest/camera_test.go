@@ -18,10 +18,16 @@ import (
 // cameraThrows are frames of throws the test generator drew
 // (vision/dicetest, not the one the model learned from), with what is in
 // each (its truth.json): the throws the tests show the phone's camera.
-// throw-5-dice.jpg is test throw 0140 (ivory dice on granite),
-// throw-4-dice.jpg test throw 0043 (green dice on baize).
+// throw-5-dice.jpg is test throw 0078 (black, dark red, pearl and red
+// dice on marble), throw-4-dice.jpg test throw 0043 (green dice on baize).
+// Throw 0078 was picked for the model: the committed model reads only 22
+// of the 180 readable test throws (BENCHMARKS.md), 4 of them of five dice,
+// and refuses the five-dice throw this test had before (0140, ivory on
+// granite: not sure enough of a die). The test checks the camera's path
+// into the tray and Record, not the model's accuracy, which diceeval
+// measures.
 var cameraThrows = map[string][]int{
-	"testdata/throw-5-dice.jpg": {4, 1, 2, 4, 1},
+	"testdata/throw-5-dice.jpg": {2, 6, 1, 4, 6},
 	"testdata/throw-4-dice.jpg": {3, 5, 1, 2},
 }
 
