@@ -23,8 +23,9 @@ import torch.nn.functional as F
 
 from dicetrain.data import CELL, CROP, examples
 
-# make dice-model trains the two networks side by side, a core each.
-torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
+# make dice-model trains the two networks side by side, a core each;
+# DICE_THREADS gives one step run alone the whole machine.
+torch.set_num_threads(int(os.environ.get('DICE_THREADS') or max(1, (os.cpu_count() or 2) // 2)))
 
 
 def conv(cin, cout, stride=1, dil=1):
