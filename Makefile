@@ -130,8 +130,8 @@ chromium:
 PYTHON ?= /usr/bin/python3
 DICE_SCENES ?= 9000
 DICE_DETECTOR_EPOCHS ?= 24
-DICE_CLASSIFIER_SCENES ?= 4500
-DICE_CLASSIFIER_EPOCHS ?= 5
+DICE_CLASSIFIER_SCENES ?= 9000
+DICE_CLASSIFIER_EPOCHS ?= 8
 dice-model: vision-python
 	cd vision && $(PYTHON) -m dicetrain.train data --scenes $(DICE_SCENES)
 	cd vision && { $(PYTHON) -m dicetrain.train classifier --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
