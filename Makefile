@@ -6,7 +6,7 @@
 GO ?= go
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) $(shell command -v initdb 2>/dev/null))
 
-.PHONY: run test postgres-binaries test-tools chromium build vet generate generated bench node jstools types jscheck
+.PHONY: run test postgres-binaries test-tools chromium build vet generate generated bench node jstools types jscheck dice-model dice-eval vision-python
 
 ARGS ?=
 run: postgres-binaries
@@ -118,5 +118,44 @@ chromium:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else \
 			echo "The browser tests need Chromium: install it (sudo apt-get install chromium) or set CHROMIUM."; exit 1; \
+		fi; \
+	fi
+
+# dice-model trains the camera's dice reader and writes the app's model,
+# api/web/app/dice.bin (vision/README.md): it draws the training scenes
+# (DICE_SCENES, about 225 MB for each 1500, drawn once into vision/build/
+# and kept), trains the centre detector and the face classifier side by
+# side, picks the reader's thresholds on held-out training scenes
+# (dicetrain.check) and exports all of it. Not part of test.
+PYTHON ?= /usr/bin/python3
+DICE_SCENES ?= 9000
+DICE_DETECTOR_EPOCHS ?= 24
+DICE_CLASSIFIER_SCENES ?= 9000
+DICE_CLASSIFIER_EPOCHS ?= 8
+dice-model: vision-python
+	cd vision && $(PYTHON) -m dicetrain.train data --scenes $(DICE_SCENES)
+	cd vision && { $(PYTHON) -m dicetrain.train classifier --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
+		$(PYTHON) -m dicetrain.train detector --scenes $(DICE_SCENES) --epochs $(DICE_DETECTOR_EPOCHS) & d=$$!; wait $$c && wait $$d; }
+	cd vision && $(PYTHON) -m dicetrain.check
+	cd vision && $(PYTHON) -m dicetrain.train export ../api/web/app/dice.bin
+
+# dice-eval measures the reader as the app runs it, in headless Chromium, on
+# test throws that a ray tracer draws (vision/dicetest, made once into
+# vision/build/testset): dice and throws read right, refusals, and the time
+# per reading with the CPU throttled 4x. It prints the figures for
+# BENCHMARKS.md and writes them to artifacts/dice-eval.md.
+dice-eval: vision-python chromium
+	test -f vision/build/testset/truth.json || (cd vision && $(PYTHON) -m dicetest.make build/testset)
+	$(GO) run ./vision/diceeval -set vision/build/testset -out artifacts/dice-eval.md
+
+# vision-python installs Debian's PyTorch, OpenCV and NumPy for dice-model
+# and dice-eval when they are missing.
+vision-python:
+	@if ! $(PYTHON) -c 'import torch, cv2, numpy' 2>/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing Debian's python3-torch, python3-opencv and python3-numpy"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-opencv python3-numpy >/dev/null; \
+		else \
+			echo "dice-model needs python3-torch, python3-opencv and python3-numpy (sudo apt-get install ...)"; exit 1; \
 		fi; \
 	fi

@@ -84,6 +84,7 @@ var contentTypes = map[string]string{
 	".svg":         "image/svg+xml",
 	".png":         "image/png",
 	".webmanifest": "application/manifest+json",
+	".bin":         "application/octet-stream", // the dice model's weights (app/dice.bin)
 }
 
 // publicURLLine is the line of index.html the server fills in with the

@@ -43,6 +43,7 @@ func TestHandlerServesTheApp(t *testing.T) {
 		{"/app/vendor/qrcode.mjs", "text/javascript; charset=utf-8", "Licensed under the MIT license"},
 		{"/app/manifest.webmanifest", "application/manifest+json", `"start_url": "/"`},
 		{"/app/icon-192.png", "image/png", "\x89PNG"},
+		{"/app/dice.bin", "application/octet-stream", "TDM1"},
 	} {
 		res := get(t, h, http.MethodGet, tc.path, nil)
 		body, _ := io.ReadAll(res.Body)

@@ -46,14 +46,16 @@ export function cup() {
  * `entry.dice` holds the faces (mutated here); `onChange` re-renders;
  * `sendLabel(n)` names the button once the throw is whole; `bad` is the
  * 1-based die the engine objected to, to highlight it; `aside` is a button
- * to put beside the send button (a way back). A `need` of 0 is a throw whose
- * count the phone cannot know (written while earlier ones wait to be sent):
- * up to five dice, any count, and the engine judges it when it arrives.
+ * to put beside the send button (a way back); `tool` is the camera
+ * (camera.js): its button goes beside the send button, its panel above
+ * the tray. A `need` of 0 is a throw whose count the phone cannot know
+ * (written while earlier ones wait to be sent): up to five dice, any
+ * count, and the engine judges it when it arrives.
  * @param {{ need: number, entry: { dice: number[] }, onChange: () => void, sendLabel: (n: number) => string,
  *   onSend: () => void, busy?: boolean, bad?: number | null, extra?: { blocked: boolean, node: Node | null } | null,
- *   aside?: Node | null }} opts
+ *   aside?: Node | null, tool?: { button: Node, panel: Node | null } | null }} opts
  */
-export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra, aside }) {
+export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra, aside, tool }) {
   const most = need || MAX_DICE;
   if (entry.dice.length > most) entry.dice.length = most;
   const full = entry.dice.length >= most;
@@ -75,5 +77,6 @@ export function pad({ need, entry, onChange, sendLabel, onSend, busy, bad, extra
   const send = h('button.primary.send', {
     type: 'button', disabled: !ready || busy || (extra && extra.blocked), onclick: onSend, 'data-testid': 'send',
   }, label);
-  return h('div.pad', tray, faces, extra && extra.node, aside ? h('div.sendrow', aside, send) : send);
+  const row = tool ? h('div.sendrow.withtool', aside, tool.button, send) : aside ? h('div.sendrow', aside, send) : send;
+  return h('div.pad', tool && tool.panel, tray, faces, extra && extra.node, row);
 }

@@ -10,6 +10,7 @@ import * as outbox from './outbox.js';
 import { dice, pad } from './dice.js';
 import { rememberTyped } from './sealed.js';
 import { names } from './result.js';
+import { cameraTool } from './camera.js';
 
 /** @typedef {import('./session.js').Ready} Ready */
 /** @typedef {import('./api.js').Round} Round */
@@ -100,7 +101,7 @@ export function controls(s, r, e, t, next) {
       /** @type {const} */ (['6-5-4', '1-2-3']).map((p) => h('button', { type: 'button', class: e.path === p ? 'on' : '',
         onclick: () => { e.path = p; redraw(); } }, p))) } : null;
     return pad({ need: next.throw, entry: e, onChange: redraw, busy: e.busy, bad: badDie, extra,
-      sendLabel: recordLabel,
+      sendLabel: recordLabel, tool: cameraTool({ need: next.throw, entry: e, onChange: redraw, busy: e.busy }),
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(both ? { path: e.path } : {}) },
         { roll: /** @type {number} */ (next.roll) }) }); // a throw is asked for: next is there
   }
@@ -131,7 +132,7 @@ export function controls(s, r, e, t, next) {
     }, dice([f], [], 'md'))));
   return h('div.reroll', picker,
     need > 0 ? pad({ need, entry: e, onChange: redraw, busy: e.busy, bad: badDie, aside: back,
-      sendLabel: recordLabel,
+      sendLabel: recordLabel, tool: cameraTool({ need, entry: e, onChange: redraw, busy: e.busy }),
       onSend: () => send(s, r, e, { player: r.turn, kind: 'roll', dice: [...e.dice], ...(rethrow.length ? { rethrow: [...rethrow] } : {}) },
         { roll: /** @type {number} */ (next.roll), before: known ? cargo : null }) }) : back); // a re-roll is offered: next is there
 }

@@ -1,0 +1,356 @@
+// @ts-check
+// dicereader.js reads dice in a camera frame, on the phone: nothing leaves
+// it. A small network finds the dice's centres (a heat map over the frame,
+// with each die's size); a second one names each die's face from a crop
+// around its centre, or says it is on edge, or no die at all. Both are
+// plain convolutions run here by hand (no WebAssembly, no eval), with the
+// weights from dice.bin, which `make dice-model` trains (vision/).
+//
+// It refuses rather than guesses: when it finds more or fewer dice than
+// the throw has, a die on edge, or a die it cannot name with confidence.
+
+/** FRAME is the size every frame is read at: 4:3, as phone cameras give. */
+export const FRAME = { width: 320, height: 240 };
+
+// SURE is how sure the classifier must be of every face, and SEEN how
+// strong a centre must be to count as a die, unless the model file says
+// (`make dice-model` picks both on held-out training scenes, never on the
+// test throws: vision/dicetrain/check.py).
+const SURE = 0.9;
+const SEEN = 0.3;
+
+/**
+ * @typedef {{net: string, kind: string, shape?: number[], w?: number, b?: number,
+ *   stride?: number, dil?: number, relu?: boolean, weights?: Float32Array, bias?: Float32Array,
+ *   kernel?: Float32Array}} Layer
+ * @typedef {{detector: Layer[], classifier: Layer[], cell: number, crop: number, cropSize: number,
+ *   seen: number, sure: number}} Model
+ * @typedef {{x: number, y: number, size: number, face: number, sure: number, edge: boolean}} Die
+ * @typedef {{ok: boolean, faces: number[], dice: Die[], reason: string}} Reading
+ */
+
+/** loadModel fetches and unpacks dice.bin (see vision/dicetrain/train.py). */
+export async function loadModel(url = new URL('dice.bin', import.meta.url).href) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`the dice model did not load (${res.status})`);
+  return parseModel(await res.arrayBuffer());
+}
+
+/** parseModel unpacks the model file's header and float16 weights. */
+export function parseModel(/** @type {ArrayBuffer} */ buf) {
+  const view = new DataView(buf);
+  if (String.fromCharCode(...new Uint8Array(buf, 0, 4)) !== 'TDM1') throw new Error('not a dice model file');
+  const len = view.getUint32(4, true);
+  const head = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 8, len)));
+  const half = new Uint16Array(buf.slice(8 + len));
+  const all = new Float32Array(half.length);
+  for (let i = 0; i < half.length; i++) all[i] = fromHalf(half[i]);
+  /** @type {Model} */
+  const model = { detector: [], classifier: [], cell: head.cell, crop: head.crop, cropSize: head.cropSize,
+    seen: head.seen || SEEN, sure: head.sure || SURE };
+  for (const l of head.layers) {
+    if (l.shape) {
+      const n = l.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, 1);
+      l.weights = all.subarray(l.w, l.w + n);
+      l.bias = all.subarray(l.b, l.b + l.shape[0]);
+    }
+    model[l.net === 'detector' ? 'detector' : 'classifier'].push(l);
+  }
+  return model;
+}
+
+function fromHalf(/** @type {number} */ h) {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const f = h & 0x3ff;
+  if (e === 0) return s * f * 2 ** -24;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * (1 + f / 1024) * 2 ** (e - 15);
+}
+
+/**
+ * grab draws a video or an image onto canvas at FRAME's size, cut to 4:3
+ * around its middle, and returns its pixels.
+ * @param {CanvasImageSource} source
+ * @param {number} width the source's own width
+ * @param {number} height the source's own height
+ * @param {HTMLCanvasElement | OffscreenCanvas} canvas
+ */
+export function grab(source, width, height, canvas) {
+  canvas.width = FRAME.width;
+  canvas.height = FRAME.height;
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d', { willReadFrequently: true }));
+  let sw = width;
+  let sh = (width * 3) / 4;
+  if (sh > height) {
+    sh = height;
+    sw = (height * 4) / 3;
+  }
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(source, (width - sw) / 2, (height - sh) / 2, sw, sh, 0, 0, FRAME.width, FRAME.height);
+  return ctx.getImageData(0, 0, FRAME.width, FRAME.height);
+}
+
+/**
+ * read finds the dice in a frame (ImageData at FRAME's size) and reads
+ * them, expecting `expect` dice.
+ * @param {Model} model
+ * @param {ImageData} image
+ * @param {number} expect
+ * @returns {Reading}
+ */
+export function read(model, image, expect) {
+  const { width, height, data } = image;
+  const rgb = new Float32Array(width * height * 3);
+  for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
+    rgb[j] = data[i];
+    rgb[j + 1] = data[i + 1];
+    rgb[j + 2] = data[i + 2];
+  }
+  const found = centres(model, rgb, width, height);
+  /** @type {Die[]} */
+  const dice = [];
+  for (const c of found) {
+    const p = classify(model, cropAt(rgb, width, height, c.x, c.y, c.size * model.crop, model.cropSize));
+    let best = 0;
+    for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+    if (best === 7) continue; // no die after all
+    dice.push({ x: c.x, y: c.y, size: c.size, face: best < 6 ? best + 1 : 0, sure: p[best], edge: best === 6 });
+  }
+  dice.sort((a, b) => a.x - b.x);
+  const faces = dice.map((d) => d.face);
+  const no = (/** @type {string} */ reason) => ({ ok: false, faces, dice, reason });
+  if (dice.some((d) => d.edge)) return no('A die is on its edge: throw it again, or tap the faces.');
+  if (dice.length !== expect) {
+    return no(dice.length ? `I see ${count(dice.length)}, and this throw has ${expect}: get them all in view, or tap the faces.`
+      : 'I see no dice yet: hold the phone over them.');
+  }
+  if (dice.some((d) => d.sure < model.sure)) return no('I cannot read every die clearly: hold the phone still, or tap the faces.');
+  return { ok: true, faces, dice, reason: '' };
+}
+
+function count(/** @type {number} */ n) {
+  return n === 1 ? '1 die' : `${n} dice`;
+}
+
+/** centres runs the detector and returns the dice centres it sees. */
+function centres(/** @type {Model} */ model, /** @type {Float32Array} */ rgb, /** @type {number} */ width, /** @type {number} */ height) {
+  const w = width >> 1;
+  const h = height >> 1;
+  const small = new Float32Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      for (let c = 0; c < 3; c++) {
+        const a = ((2 * y) * width + 2 * x) * 3 + c;
+        const b = a + width * 3;
+        small[(y * w + x) * 3 + c] = Math.floor((rgb[a] + rgb[a + 3] + rgb[b] + rgb[b + 3]) / 4);
+      }
+    }
+  }
+  normalize(small);
+  const out = run(model.detector, small, h, w);
+  const gh = out.h;
+  const gw = out.w;
+  const heat = new Float32Array(gw * gh);
+  for (let i = 0; i < heat.length; i++) heat[i] = 1 / (1 + Math.exp(-out.data[i * 2]));
+  const peaks = [];
+  for (let y = 0; y < gh; y++) {
+    for (let x = 0; x < gw; x++) {
+      const v = heat[y * gw + x];
+      if (v < model.seen) continue;
+      let top = true;
+      let sx = 0;
+      let sy = 0;
+      let sw = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy < 0 || yy >= gh || xx < 0 || xx >= gw) continue;
+          const u = heat[yy * gw + xx];
+          if (u > v || (u === v && (dy < 0 || (dy === 0 && dx < 0)))) top = false;
+          sx += u * xx;
+          sy += u * yy;
+          sw += u;
+        }
+      }
+      if (!top) continue;
+      const size = Math.exp(out.data[(y * gw + x) * 2 + 1]);
+      peaks.push({ x: (sx / sw) * model.cell + 1, y: (sy / sw) * model.cell + 1, size, v });
+    }
+  }
+  peaks.sort((a, b) => b.v - a.v);
+  /** @type {typeof peaks} */
+  const kept = [];
+  for (const p of peaks) {
+    if (kept.every((k) => Math.hypot(k.x - p.x, k.y - p.y) > 0.6 * Math.max(k.size, p.size))) kept.push(p);
+  }
+  return kept;
+}
+
+/** cropAt samples an n x n crop of the given side around (cx, cy). */
+function cropAt(/** @type {Float32Array} */ rgb, /** @type {number} */ width, /** @type {number} */ height,
+  /** @type {number} */ cx, /** @type {number} */ cy, /** @type {number} */ side, /** @type {number} */ n) {
+  const out = new Float32Array(n * n * 3);
+  for (let i = 0; i < n; i++) {
+    const y = cy + ((i + 0.5) / n - 0.5) * side - 0.5;
+    const fy0 = Math.floor(y);
+    const fy = Math.min(Math.max(y - fy0, 0), 1);
+    const y0 = Math.min(Math.max(fy0, 0), height - 1);
+    const y1 = Math.min(y0 + 1, height - 1);
+    for (let j = 0; j < n; j++) {
+      const x = cx + ((j + 0.5) / n - 0.5) * side - 0.5;
+      const fx0 = Math.floor(x);
+      const fx = Math.min(Math.max(x - fx0, 0), 1);
+      const x0 = Math.min(Math.max(fx0, 0), width - 1);
+      const x1 = Math.min(x0 + 1, width - 1);
+      for (let c = 0; c < 3; c++) {
+        const top = rgb[(y0 * width + x0) * 3 + c] * (1 - fx) + rgb[(y0 * width + x1) * 3 + c] * fx;
+        const bot = rgb[(y1 * width + x0) * 3 + c] * (1 - fx) + rgb[(y1 * width + x1) * 3 + c] * fx;
+        out[(i * n + j) * 3 + c] = Math.floor(top * (1 - fy) + bot * fy);
+      }
+    }
+  }
+  return out;
+}
+
+/** classify returns the classifier's probabilities for a crop. */
+function classify(/** @type {Model} */ model, /** @type {Float32Array} */ crop) {
+  normalize(crop);
+  const out = run(model.classifier, crop, model.cropSize, model.cropSize).data;
+  let m = -Infinity;
+  for (const v of out) m = Math.max(m, v);
+  const e = Array.from(out, (v) => Math.exp(v - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / s);
+}
+
+/** normalize brings an image to mean 0 and sd 1 (plus a floor), in place. */
+function normalize(/** @type {Float32Array} */ x) {
+  let sum = 0;
+  for (const v of x) sum += v;
+  const mean = sum / x.length;
+  let ss = 0;
+  for (const v of x) ss += (v - mean) ** 2;
+  const sd = Math.sqrt(ss / (x.length - 1)) + 8;
+  for (let i = 0; i < x.length; i++) x[i] = (x[i] - mean) / sd;
+}
+
+/**
+ * run passes an image (rows, columns, channels) through a network's layers;
+ * vision/dicetrain/parity.py checks it against PyTorch.
+ * @param {Layer[]} layers
+ * @param {Float32Array} data
+ * @param {number} h
+ * @param {number} w
+ */
+export function run(layers, data, h, w) {
+  let c = data.length / (h * w);
+  for (const l of layers) {
+    if (l.kind === 'pool') {
+      const oh = h >> 1;
+      const ow = w >> 1;
+      const out = new Float32Array(oh * ow * c);
+      for (let y = 0; y < oh; y++) {
+        for (let x = 0; x < ow; x++) {
+          for (let k = 0; k < c; k++) {
+            const a = ((2 * y) * w + 2 * x) * c + k;
+            const b = a + w * c;
+            out[(y * ow + x) * c + k] = Math.max(data[a], data[a + c], data[b], data[b + c]);
+          }
+        }
+      }
+      data = out;
+      h = oh;
+      w = ow;
+    } else if (l.kind === 'conv') {
+      const r = conv(data, h, w, c, l);
+      data = r.data;
+      h = r.h;
+      w = r.w;
+      c = r.c;
+    } else {
+      data = dense(data, l);
+      h = w = 1;
+      c = data.length;
+    }
+  }
+  return { data, h, w };
+}
+
+/**
+ * conv is a convolution, padded to keep size. Its weights, [out][ky][kx][in]
+ * in the file, are turned once to [ky][kx][in][out] (l.kernel), so the
+ * innermost loop runs along the output channels of one pixel, through
+ * memory in order; an input that a ReLU has zeroed is skipped.
+ */
+function conv(/** @type {Float32Array} */ x, /** @type {number} */ h, /** @type {number} */ w, /** @type {number} */ cin,
+  /** @type {Layer} */ l) {
+  const [cout, kh, kw] = /** @type {number[]} */ (l.shape);
+  const wt = kernel(l);
+  const bias = /** @type {Float32Array} */ (l.bias);
+  const stride = l.stride || 1;
+  const dil = l.dil || 1;
+  const pad = kh === 1 ? 0 : dil;
+  const oh = Math.floor((h + 2 * pad - dil * (kh - 1) - 1) / stride) + 1;
+  const ow = Math.floor((w + 2 * pad - dil * (kw - 1) - 1) / stride) + 1;
+  const out = new Float32Array(oh * ow * cout);
+  for (let o = 0; o < out.length; o += cout) out.set(bias, o);
+  for (let ky = 0; ky < kh; ky++) {
+    for (let kx = 0; kx < kw; kx++) {
+      const dx = kx * dil - pad;
+      // the output columns whose input column is inside the image
+      const ox0 = Math.max(0, Math.ceil(-dx / stride));
+      const ox1 = Math.min(ow, Math.floor((w - 1 - dx) / stride) + 1);
+      const wk = (ky * kw + kx) * cin * cout;
+      for (let oy = 0; oy < oh; oy++) {
+        const iy = oy * stride - pad + ky * dil;
+        if (iy < 0 || iy >= h) continue;
+        for (let ox = ox0; ox < ox1; ox++) {
+          const xi = (iy * w + ox * stride + dx) * cin;
+          const o = (oy * ow + ox) * cout;
+          for (let ci = 0; ci < cin; ci++) {
+            const v = x[xi + ci];
+            if (v === 0) continue;
+            const wi = wk + ci * cout;
+            for (let co = 0; co < cout; co++) out[o + co] += v * wt[wi + co];
+          }
+        }
+      }
+    }
+  }
+  if (l.relu) for (let i = 0; i < out.length; i++) if (out[i] < 0) out[i] = 0;
+  return { data: out, h: oh, w: ow, c: cout };
+}
+
+/** kernel is a convolution's weights as [ky][kx][in][out], made once. */
+function kernel(/** @type {Layer} */ l) {
+  if (l.kernel) return l.kernel;
+  const [cout, kh, kw, cin] = /** @type {number[]} */ (l.shape);
+  const wt = /** @type {Float32Array} */ (l.weights);
+  const k = new Float32Array(wt.length);
+  for (let co = 0; co < cout; co++) {
+    for (let ky = 0; ky < kh; ky++) {
+      for (let kx = 0; kx < kw; kx++) {
+        for (let ci = 0; ci < cin; ci++) k[((ky * kw + kx) * cin + ci) * cout + co] = wt[((co * kh + ky) * kw + kx) * cin + ci];
+      }
+    }
+  }
+  l.kernel = k;
+  return k;
+}
+
+/** dense is a fully connected layer (weights [out][in]). */
+function dense(/** @type {Float32Array} */ x, /** @type {Layer} */ l) {
+  const [nout, nin] = /** @type {number[]} */ (l.shape);
+  const wt = /** @type {Float32Array} */ (l.weights);
+  const bias = /** @type {Float32Array} */ (l.bias);
+  const out = new Float32Array(nout);
+  for (let o = 0; o < nout; o++) {
+    let acc = bias[o];
+    for (let i = 0; i < nin; i++) acc += x[i] * wt[o * nin + i];
+    out[o] = l.relu && acc < 0 ? 0 : acc;
+  }
+  return out;
+}
