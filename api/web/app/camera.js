@@ -148,9 +148,18 @@ function finish(/** @type {NonNullable<typeof cam>} */ c, /** @type {ImageData} 
   c.still.hidden = false;
   c.video.hidden = true;
   release(c);
-  say(c, `Read ${r.faces.join(' ')}. Check them against the dice: tap a wrong one in the tray to take it out and tap its face, then Record.`);
+  say(c, `Read ${r.faces.join(' ')}. Check them against the dice (tap a wrong one in the tray to change it), then Record.`);
   c.panel.dataset.read = r.faces.join(' ');
+  c.panel.classList.add('read');
   c.onChange();
+  // The faces read and Record are what to look at now: on a small phone
+  // they are below the frame, so they are brought into view.
+  const pad = c.panel.closest('.pad');
+  const tray = pad && pad.querySelector('.tray');
+  if (tray && pad.lastElementChild) {
+    tray.scrollIntoView({ block: 'nearest' });
+    pad.lastElementChild.scrollIntoView({ block: 'nearest' });
+  }
 }
 
 // say shows the camera's word; a refusal is an alert.
