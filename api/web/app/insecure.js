@@ -15,7 +15,7 @@ import { h, replace } from './dom.js';
 const KEY = 'tally.insecureNoticeDismissed';
 
 // text is what the notice says, in the words a player needs.
-const text = 'This address isn\'t secure, so Tally can\'t be installed or keep working offline on this phone. Ask the host for the https address.';
+const text = 'This address isn\'t secure, so Tally can\'t be installed, keep working offline or read dice with the camera on this phone. Ask the host for the https address.';
 
 /** showInsecure fills el with the notice when the page is not in a secure context and the notice was not dismissed here. */
 /** @param {HTMLElement} el */

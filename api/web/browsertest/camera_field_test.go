@@ -14,7 +14,8 @@ import (
 // (360x640), where the camera's view, the faces it read and Record must
 // all be there to tap. The same app at the bar's plain-http address is not
 // a secure context, so the phone may not use its camera: the pad offers
-// no camera button there, and takes taps as before.
+// no camera button there and takes taps as before, and the phone's notice
+// about the address says the camera is one of the things it lacks.
 func TestCameraOnTheBarsWifi(t *testing.T) {
 	const frame = "testdata/throw-5-dice.jpg" // the frame TestCameraReadsAThrow reads
 	srv := startSecureServer(t)
@@ -88,6 +89,7 @@ func TestCameraOnTheBarsWifi(t *testing.T) {
 	if eval[bool](lan, `!!document.querySelector('[data-testid=camera]')`) {
 		t.Fatal("a phone on plain http offers the camera, which it may not use")
 	}
+	lan.waitText(`[data-testid=insecure]`, "read dice with the camera")
 	lan.tap(`.faces button[data-face="6"]`)
 	if got := eval[[]int](lan, trayJS); !slices.Equal(got, []int{6}) {
 		t.Fatalf("a tap on 6 on the plain-http phone left %v in the tray", got)

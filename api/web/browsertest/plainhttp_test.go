@@ -10,7 +10,7 @@ import (
 )
 
 // insecureNotice is what a phone on plain http is told.
-const insecureNotice = "This address isn't secure, so Tally can't be installed or keep working offline on this phone. " +
+const insecureNotice = "This address isn't secure, so Tally can't be installed, keep working offline or read dice with the camera on this phone. " +
 	"Ask the host for the https address."
 
 // noticeShown says whether the plain-http notice is on screen.
