@@ -11,8 +11,8 @@ import (
 // TestCameraOnTheBarsWifi reads a throw with the camera as a phone on the
 // bar's wifi does: at the app's https address (tallyd's certificate, here
 // from Pebble, a real ACME CA), not localhost, on the smallest phone screen
-// (360x640), where the camera's view, the faces it read and Record must
-// all be there to tap. The same app at the bar's plain-http address is not
+// (360x640), where what it read, the faces in the tray and Record must be
+// in view together. The same app at the bar's plain-http address is not
 // a secure context, so the phone may not use its camera: the pad offers
 // no camera button there and takes taps as before, and the phone's notice
 // about the address says the camera is one of the things it lacks.
