@@ -71,7 +71,7 @@ def main():
     with Pool(2) as pool:
         scenes = pool.map(draw, range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
     counted = {s: 0 for s in SEENS}
-    reads = {s: [] for s in SEENS}  # per scene: (whole right, least sure) when the count is right
+    reads = {s: [] for s in SEENS}  # per scene: (whole right, least sure, a die cocked) when the count is right
     with torch.no_grad():
         x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, _ in scenes])
         outs = det(normalize(x)).numpy()
@@ -94,22 +94,26 @@ def main():
             if any(b == EDGE for _, b, _ in dice):
                 continue  # refused as it should be when a label is on edge; never read
             if len(flat) != len(labels):
-                reads[s].append((False, min(q for *_, q in dice)))  # an edge die taken for a face
+                reads[s].append((False, min(q for *_, q in dice), True))  # an edge die taken for a face
                 continue
             ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
                      for f, b, _ in dice)
-            reads[s].append((ok, min(q for *_, q in dice)))
+            reads[s].append((ok, min(q for *_, q in dice), False))
     n = len(scenes)
     print('SEEN  dice counted right  ' + '  '.join(f'SURE {q}: read / right' for q in SURES))
     for s in SEENS:
         cells = []
         for q in SURES:
-            got = [ok for ok, least in reads[s] if least >= q]
+            got = [ok for ok, least, _ in reads[s] if least >= q]
             cells.append(f'{len(got) / n:.3f} / {np.mean(got) if got else 0:.4f}')
         print(f'{s:.2f}  {counted[s] / n:.3f}  ' + '  '.join(cells))
     seen = max(SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
-    sure = next((q for q in SURES if np.mean([ok for ok, least in reads[seen] if least >= q] or [0]) >= PRECISION),
+    sure = next((q for q in SURES if np.mean([ok for ok, least, _ in reads[seen] if least >= q] or [0]) >= PRECISION),
                 SURES[-1])
+    for q in SURES:  # what the wrong readings are, at the chosen SEEN
+        got = [(ok, cocked) for ok, least, cocked in reads[seen] if least >= q]
+        print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
+              f'{sum(c for _, c in got)} wrong for a cocked die read as a face')
     with open(os.path.join(BUILD, 'thresholds.json'), 'w') as f:
         json.dump({'seen': seen, 'sure': sure, 'scenes': n}, f)
     print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}')
