@@ -26,7 +26,7 @@ func lanAddress(srv *server, name string) string {
 
 // TestPlainHTTPSaysSo: the app opened at a LAN address over plain http
 // says once, in plain words, on the host's phone and on a player's, that it
-// can't be installed or work offline there, in a status region that stays
+// can't be installed, work offline or read dice with the camera there, in a status region that stays
 // until it is dismissed; dismissed, it stays away on that address (and only
 // there). Such a phone registers no service worker and holds no wake lock.
 // The join link and the address on the Invite tab are the page's own, as no
