@@ -28,7 +28,7 @@ from multiprocessing import Pool
 
 from dicetrain.check import HELD_OUT, draw, peaks
 from dicetrain.data import CROP, EDGE, crop, half
-from dicetrain.train import BUILD, Classifier, Detector, load, normalize
+from dicetrain.train import BUILD, load, normalize, trained
 
 SURE = 0.97  # the committed face threshold, to count the dice it is sure of
 
@@ -130,11 +130,7 @@ def main():
     ap.add_argument('--set', default=os.path.join(BUILD, 'testset'))
     ap.add_argument('--scenes', type=int, default=9000, help='the training scenes the classifier learned from')
     a = ap.parse_args()
-    det, cls = Detector(), Classifier()
-    det.load_state_dict(torch.load(os.path.join(BUILD, 'detector.pt')))
-    cls.load_state_dict(torch.load(os.path.join(BUILD, 'classifier.pt')))
-    det.eval()
-    cls.eval()
+    det, cls = trained()
     with open(os.path.join(BUILD, 'thresholds.json')) as f:
         seen = json.load(f)['seen']
     report_test(test_dice(det, cls, seen, a.set))

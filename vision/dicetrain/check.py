@@ -23,7 +23,7 @@ import torch
 
 from dicetrain.data import CELL, CROP, EDGE, NODIE, crop, half
 from dicetrain.scenes import scene
-from dicetrain.train import BUILD, Classifier, Detector, normalize
+from dicetrain.train import BUILD, normalize, trained
 
 HELD_OUT = 50_000_000  # training scenes use seeds 0 to DICE_SCENES
 PRECISION = 0.99
@@ -63,11 +63,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--scenes', type=int, default=400)
     a = ap.parse_args()
-    det, cls = Detector(), Classifier()
-    det.load_state_dict(torch.load(os.path.join(BUILD, 'detector.pt')))
-    cls.load_state_dict(torch.load(os.path.join(BUILD, 'classifier.pt')))
-    det.eval()
-    cls.eval()
+    det, cls = trained()
     with Pool(2) as pool:
         scenes = pool.map(draw, range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
     counted = {s: 0 for s in SEENS}

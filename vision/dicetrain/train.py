@@ -237,6 +237,17 @@ def load(scenes):
 BUILD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'build')
 
 
+def trained():
+    """trained loads the detector and the classifier last trained (in BUILD),
+    ready to read with."""
+    det, cls = Detector(), Classifier()
+    det.load_state_dict(torch.load(os.path.join(BUILD, 'detector.pt')))
+    cls.load_state_dict(torch.load(os.path.join(BUILD, 'classifier.pt')))
+    det.eval()
+    cls.eval()
+    return det, cls
+
+
 def main():
     """main runs one step: data, classifier, detector (each cached in
     vision/build/) or export OUT. `make dice-model` runs them in order, the
@@ -270,12 +281,7 @@ def main():
         train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, 'detector.pt'))
     else:
-        dnet, cnet = Detector(), Classifier()
-        dnet.load_state_dict(torch.load(os.path.join(BUILD, 'detector.pt')))
-        cnet.load_state_dict(torch.load(os.path.join(BUILD, 'classifier.pt')))
-        dnet.eval()
-        cnet.eval()
-        export(dnet, cnet, a.out)
+        export(*trained(), a.out)
 
 
 if __name__ == '__main__':
