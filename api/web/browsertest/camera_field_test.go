@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -17,9 +16,8 @@ import (
 // no camera button there and takes taps as before, and the phone's notice
 // about the address says the camera is one of the things it lacks.
 func TestCameraOnTheBarsWifi(t *testing.T) {
-	const frame = "testdata/throw-5-dice.jpg" // the frame TestCameraReadsAThrow reads
 	srv := startSecureServer(t)
-	opts := append(cameraFeed(t, frame), srv.browserOptions()...)
+	opts := append(cameraFeed(t, readableFrame), srv.browserOptions()...)
 	// Both names reach the test servers: tally.test over https, tally.lan
 	// over plain http.
 	opts = append(opts, chromedp.Flag("host-resolver-rules", "MAP tally.test 127.0.0.1, MAP tally.lan 127.0.0.1"))
@@ -33,16 +31,7 @@ func TestCameraOnTheBarsWifi(t *testing.T) {
 	}
 	host.tap(`[data-testid=start-round]`)
 	host.waitText(`[data-testid=whose-turn]`, "Ann")
-	host.tap(`[data-testid=camera]`)
-	host.waitFor("the camera's reading or refusal", `(p => !!p && (!!p.dataset.read || p.dataset.refused === 'true'))(document.querySelector('[data-testid=camera-panel]'))`)
-	if eval[bool](host, `!document.querySelector('[data-testid=camera-panel]').dataset.read`) {
-		host.shot("camera-https-small-refused")
-		t.Fatalf("the camera refused a readable throw of %v: %q", cameraThrows[frame], host.text(`[data-testid=camera-status]`))
-	}
-	want := slices.Sorted(slices.Values(cameraThrows[frame]))
-	if got := slices.Sorted(slices.Values(eval[[]int](host, trayJS))); !slices.Equal(got, want) {
-		t.Fatalf("the camera put %v in the tray, the throw is %v", got, want)
-	}
+	want := readWithCamera(t, host, readableFrame)
 	// What was read, the faces in the tray and Record are in view on the
 	// small screen, between the header and the tab bar, without the player
 	// scrolling: the phone brought them there, and at least half of the
@@ -60,23 +49,7 @@ func TestCameraOnTheBarsWifi(t *testing.T) {
 	host.tap(`[data-testid=send]`)
 	host.waitFor("the verdict", `!!document.querySelector('[data-testid=verdict]')`)
 
-	var round struct {
-		Turns []struct {
-			Outcome struct {
-				Rolls []struct {
-					Roll struct{ Dice []int }
-				}
-			}
-		}
-	}
-	getAs(t, srv.URL, m.HostToken, fmt.Sprintf("/v1/tables/%d/rounds/1", m.Table.ID), &round)
-	var recorded []int
-	for _, turn := range round.Turns {
-		for _, r := range turn.Outcome.Rolls {
-			recorded = append(recorded, r.Roll.Dice...)
-		}
-	}
-	if slices.Sort(recorded); !slices.Equal(recorded, want) {
+	if recorded := recordedDice(t, srv.URL, m.HostToken, m.Table.ID); !slices.Equal(recorded, want) {
 		t.Fatalf("the server's round has %v, the camera read %v", recorded, want)
 	}
 

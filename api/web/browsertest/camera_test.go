@@ -95,20 +95,15 @@ func writeY4M(src, dst string) error {
 // trayJS is the faces in the pad's tray.
 const trayJS = `[...document.querySelectorAll('[data-testid=tray] .traydie')].map((d) => +d.dataset.face)`
 
-// TestCameraReadsAThrow: the host's phone points its camera at Ann's
-// throw; the phone reads the five dice (with the model the app ships) and
-// puts them in the tray, recording nothing; Record records them, and the
-// server's round has the throw.
-func TestCameraReadsAThrow(t *testing.T) {
-	const frame = "testdata/throw-5-dice.jpg"
-	srv := startServer(t)
-	browser := startBrowser(t, cameraFeed(t, frame)...)
-	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
-	host := newPhone(t, browser, srv.URL, "host")
-	host.hostOf(m)
-	host.tap(`[data-testid=start-round]`)
-	host.waitText(`[data-testid=whose-turn]`, "Ann")
+// readableFrame is a readable test throw of five dice, one the model the
+// app ships reads (see TestCameraReadsAThrow).
+const readableFrame = "testdata/throw-5-dice.jpg"
 
+// readWithCamera opens the camera on host's pad, whose fake camera shows
+// frame, and waits for the reading: a refusal fails the test, and the
+// faces read must be the throw's, in the tray. It returns them, sorted.
+func readWithCamera(t *testing.T, host *phone, frame string) []int {
+	t.Helper()
 	host.tap(`[data-testid=camera]`)
 	// The fake camera shows the one frame over and over: the phone reads it,
 	// or refuses it (three readings running) and would go on refusing.
@@ -117,14 +112,17 @@ func TestCameraReadsAThrow(t *testing.T) {
 		host.shot("camera-refused")
 		t.Fatalf("the camera refused a readable throw of %v: %q", cameraThrows[frame], host.text(`[data-testid=camera-status]`))
 	}
-	host.shot("camera-read")
-	want := slices.Clone(cameraThrows[frame])
-	got := eval[[]int](host, trayJS)
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
+	want := slices.Sorted(slices.Values(cameraThrows[frame]))
+	if got := slices.Sorted(slices.Values(eval[[]int](host, trayJS))); !slices.Equal(got, want) {
 		t.Fatalf("the camera put %v in the tray, the throw is %v", got, want)
 	}
+	return want
+}
+
+// recordedDice is every die of every throw the server's round 1 of table
+// has, sorted.
+func recordedDice(t *testing.T, base, token string, table int64) []int {
+	t.Helper()
 	var round struct {
 		Turns []struct {
 			Outcome struct {
@@ -134,27 +132,41 @@ func TestCameraReadsAThrow(t *testing.T) {
 			}
 		}
 	}
-	path := fmt.Sprintf("/v1/tables/%d/rounds/1", m.Table.ID)
-	getAs(t, srv.URL, m.HostToken, path, &round)
+	getAs(t, base, token, fmt.Sprintf("/v1/tables/%d/rounds/1", table), &round)
+	var dice []int
 	for _, turn := range round.Turns {
-		if len(turn.Outcome.Rolls) > 0 {
-			t.Fatalf("a throw was recorded before Record was tapped: %+v", round.Turns)
+		for _, r := range turn.Outcome.Rolls {
+			dice = append(dice, r.Roll.Dice...)
 		}
+	}
+	slices.Sort(dice)
+	return dice
+}
+
+// TestCameraReadsAThrow: the host's phone points its camera at Ann's
+// throw; the phone reads the five dice (with the model the app ships) and
+// puts them in the tray, recording nothing; Record records them, and the
+// server's round has the throw.
+func TestCameraReadsAThrow(t *testing.T) {
+	srv := startServer(t)
+	browser := startBrowser(t, cameraFeed(t, readableFrame)...)
+	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	host.tap(`[data-testid=start-round]`)
+	host.waitText(`[data-testid=whose-turn]`, "Ann")
+
+	want := readWithCamera(t, host, readableFrame)
+	host.shot("camera-read")
+	if got := recordedDice(t, srv.URL, m.HostToken, m.Table.ID); len(got) > 0 {
+		t.Fatalf("a throw was recorded before Record was tapped: %v", got)
 	}
 
 	host.waitText(`[data-testid=send]`, "Record 5 dice")
 	host.tap(`[data-testid=send]`)
 	host.waitFor("the verdict", `!!document.querySelector('[data-testid=verdict]')`)
 	host.shot("camera-recorded")
-	getAs(t, srv.URL, m.HostToken, path, &round)
-	var recorded []int
-	for _, turn := range round.Turns {
-		for _, r := range turn.Outcome.Rolls {
-			recorded = append(recorded, r.Roll.Dice...)
-		}
-	}
-	slices.Sort(recorded)
-	if !slices.Equal(recorded, want) {
+	if recorded := recordedDice(t, srv.URL, m.HostToken, m.Table.ID); !slices.Equal(recorded, want) {
 		t.Fatalf("the server's round has %v, the camera read %v", recorded, want)
 	}
 	if host.text(`[data-testid=camera-panel]`) != "" {
