@@ -233,7 +233,11 @@ func create(path string) ([]byte, error) {
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	// The secret is kept by its own mode (0600). Its directory is by
+	// default tallyd's data directory, which the managed PostgreSQL's user
+	// must be able to enter: made 0700, a first run with DATABASE_URL left
+	// it so that a later run without one could not start its database.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSecret, err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

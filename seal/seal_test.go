@@ -74,6 +74,11 @@ func TestLoadMakesTheSecretOnceAndTheEnvironmentWins(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("secret file: %v, %v; want mode 0600", info, err)
 	}
+	// The directory it made (by default tallyd's data directory) can be
+	// entered by the managed PostgreSQL's user; the file alone is private.
+	if dir, err := os.Stat(filepath.Dir(path)); err != nil || dir.Mode().Perm()&0o001 == 0 {
+		t.Fatalf("the secret's new directory: %v, %v; others may not enter it", dir, err)
+	}
 	again, err := Load("", path)
 	if err != nil || !bytes.Equal(first, again) {
 		t.Fatalf("second load: %x, %v; want %x", again, err, first)
