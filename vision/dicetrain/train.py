@@ -46,13 +46,14 @@ class Detector(nn.Module):
 
 
 class Classifier(nn.Module):
-    """Classifier names a 32x32 crop: faces 1-6, on edge, or no die."""
+    """Classifier names a 32x32 crop (or 8*cells a side): faces 1-6, on edge,
+    or no die."""
 
-    def __init__(self):
+    def __init__(self, cells=4):
         super().__init__()
         self.body = nn.Sequential(conv(3, 12), nn.MaxPool2d(2), conv(12, 24), nn.MaxPool2d(2), conv(24, 32),
                                   nn.MaxPool2d(2))
-        self.fc1 = nn.Linear(32 * 16, 32)
+        self.fc1 = nn.Linear(32 * cells * cells, 32)
         self.fc2 = nn.Linear(32, 8)
 
     def forward(self, x):
