@@ -55,7 +55,7 @@ export function parseModel(/** @type {ArrayBuffer} */ buf) {
       l.weights = all.subarray(l.w, l.w + n);
       l.bias = all.subarray(l.b, l.b + l.shape[0]);
     }
-    model[l.net === 'detector' || l.net === 'context' ? l.net : 'classifier'].push(l);
+    (l.net === 'detector' ? model.detector : l.net === 'context' ? model.context : model.classifier).push(l);
   }
   return model;
 }
