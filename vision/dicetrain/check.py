@@ -6,10 +6,13 @@ It draws N scenes of the training generator that training never saw (seeds
 from HELD_OUT on), reads each as dicereader.js does (the same detector
 peaks, crops and classifier, in PyTorch), and tries thresholds: SEEN, how
 strong a centre must be to count as a die, and SURE, how sure the
-classifier must be of every face. It keeps the SEEN that counts the dice
-right most often, and the lowest SURE whose whole throws read are at
-least PRECISION right, and writes both to vision/build/thresholds.json,
-which export puts in dice.bin's header. The test throws (dicetest) are
+classifier must be of every face, and, when a context network was trained
+(dicetrain.context), EDGE: above what likelihood of any die being on edge
+by that network a throw is refused. It keeps the SEEN that counts the dice
+right most often, and the (SURE, EDGE) pair that reads the most throws
+among those whose whole throws read are at least PRECISION right (without
+a context network: the lowest such SURE, as before), and writes them to
+vision/build/thresholds.json, which export puts in dice.bin's header. The test throws (dicetest) are
 never looked at here: choosing on them would void their measurement.
 """
 
@@ -29,6 +32,9 @@ HELD_OUT = 50_000_000  # training scenes use seeds 0 to DICE_SCENES
 PRECISION = 0.99
 SEENS = [round(0.15 + 0.05 * i, 2) for i in range(12)]
 SURES = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97]
+# EDGE: a throw is refused when the context network (dicetrain.context) puts
+# any die on edge above this; 1.0 never refuses, as without one.
+EDGES = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0]
 
 
 def draw(seed):
@@ -59,15 +65,52 @@ def peaks(out, seen):
     return kept
 
 
+def context_net():
+    """context_net is the flat-or-on-edge network, when one was trained."""
+    if not os.path.exists(os.path.join(BUILD, 'context.pt')):
+        return None
+    from dicetrain import context
+    return context.trained()
+
+
+def edge_of(ctx, img, dice):
+    """edge_of is how likely the likeliest cocked die of a throw is on edge,
+    by the context network (0 without one)."""
+    if ctx is None:
+        return 0.0
+    from dicetrain import context
+    crops = np.stack([crop(img, f[0], f[1], f[2] * context.SIDES, n=context.SIZE) for f, _, _ in dice])
+    with torch.no_grad():
+        p = torch.softmax(ctx(normalize(torch.from_numpy(crops).permute(0, 3, 1, 2))), 1).numpy()
+    return float(p[:, EDGE].max())
+
+
+def choose(rows):
+    """choose is the rule: among the (SURE, EDGE) pairs whose throws read
+    are at least PRECISION right, the one that reads the most (the lowest
+    SURE, then the highest EDGE, on a tie); else SURE 0.97 and no edge
+    refusal, as before the context network."""
+    best = None
+    for e in EDGES:
+        for q in SURES:
+            got = [ok for ok, least, _, edge in rows if least >= q and edge <= e]
+            if got and np.mean(got) >= PRECISION:
+                key = (len(got), -q, e)
+                if best is None or key > best[0]:
+                    best = (key, q, e)
+    return (best[1], best[2]) if best else (SURES[-1], EDGES[-1])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--scenes', type=int, default=400)
     a = ap.parse_args()
     det, cls = trained()
+    ctx = context_net()
     with Pool(2) as pool:
         scenes = pool.map(draw, range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
     counted = {s: 0 for s in SEENS}
-    reads = {s: [] for s in SEENS}  # per scene: (whole right, least sure, a die cocked) when the count is right
+    reads = {s: [] for s in SEENS}  # per scene: (whole right, least sure, a die cocked, edge) when the count is right
     with torch.no_grad():
         x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, _ in scenes])
         outs = det(normalize(x)).numpy()
@@ -89,30 +132,39 @@ def main():
             counted[s] += 1
             if any(b == EDGE for _, b, _ in dice):
                 continue  # refused as it should be when a label is on edge; never read
+            edge = edge_of(ctx, img, dice)
             if len(flat) != len(labels):
-                reads[s].append((False, min(q for *_, q in dice), True))  # an edge die taken for a face
+                reads[s].append((False, min(q for *_, q in dice), True, edge))  # an edge die taken for a face
                 continue
             ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
                      for f, b, _ in dice)
-            reads[s].append((ok, min(q for *_, q in dice), False))
+            reads[s].append((ok, min(q for *_, q in dice), False, edge))
     n = len(scenes)
     print('SEEN  dice counted right  ' + '  '.join(f'SURE {q}: read / right' for q in SURES))
     for s in SEENS:
         cells = []
         for q in SURES:
-            got = [ok for ok, least, _ in reads[s] if least >= q]
+            got = [ok for ok, least, _, _ in reads[s] if least >= q]
             cells.append(f'{len(got) / n:.3f} / {np.mean(got) if got else 0:.4f}')
         print(f'{s:.2f}  {counted[s] / n:.3f}  ' + '  '.join(cells))
     seen = max(SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
-    sure = next((q for q in SURES if np.mean([ok for ok, least, _ in reads[seen] if least >= q] or [0]) >= PRECISION),
-                SURES[-1])
-    for q in SURES:  # what the wrong readings are, at the chosen SEEN
-        got = [(ok, cocked) for ok, least, cocked in reads[seen] if least >= q]
-        print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
+    sure, edge = choose(reads[seen])
+    if ctx is not None:
+        print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when a die is on edge above EDGE')
+        print('SURE   ' + '  '.join(f'EDGE {e:<14}' for e in EDGES))
+        for q in SURES:
+            cells = []
+            for e in EDGES:
+                got = [(ok, c) for ok, least, c, ed in reads[seen] if least >= q and ed <= e]
+                cells.append(f'{len(got):3d} ({sum(ok for ok, _ in got):3d} / {sum(c for _, c in got):2d})'.ljust(19))
+            print(f'{q:<5}  ' + '  '.join(cells))
+    for q in SURES:  # what the wrong readings are, at the chosen SEEN and EDGE
+        got = [(ok, cocked) for ok, least, cocked, ed in reads[seen] if least >= q and ed <= edge]
+        print(f'SEEN {seen}, EDGE {edge}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
               f'{sum(c for _, c in got)} wrong for a cocked die read as a face')
     with open(os.path.join(BUILD, 'thresholds.json'), 'w') as f:
-        json.dump({'seen': seen, 'sure': sure, 'scenes': n}, f)
-    print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}')
+        json.dump({'seen': seen, 'sure': sure, 'edge': edge, 'scenes': n}, f)
+    print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}, EDGE {edge}')
 
 
 if __name__ == '__main__':

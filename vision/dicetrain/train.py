@@ -46,13 +46,14 @@ class Detector(nn.Module):
 
 
 class Classifier(nn.Module):
-    """Classifier names a 32x32 crop: faces 1-6, on edge, or no die."""
+    """Classifier names a 32x32 crop (or 8*cells a side): faces 1-6, on edge,
+    or no die."""
 
-    def __init__(self):
+    def __init__(self, cells=4):
         super().__init__()
         self.body = nn.Sequential(conv(3, 12), nn.MaxPool2d(2), conv(12, 24), nn.MaxPool2d(2), conv(24, 32),
                                   nn.MaxPool2d(2))
-        self.fc1 = nn.Linear(32 * 16, 32)
+        self.fc1 = nn.Linear(32 * cells * cells, 32)
         self.fc2 = nn.Linear(32, 8)
 
     def forward(self, x):
@@ -180,8 +181,10 @@ def fold(seq):
     return out
 
 
-def export(det, cls, path):
-    """export writes both networks to the model file (module doc)."""
+def export(det, cls, path, ctx=None, edge=1.0):
+    """export writes the networks to the model file (module doc): the
+    context network (dicetrain.context) only when the check chose to refuse
+    by it (an edge threshold under 1)."""
     layers, blobs, off = [], [], 0
 
     def put(name, kind, w, b, **kw):
@@ -203,13 +206,21 @@ def export(det, cls, path):
         put('classifier', kind, w, b, stride=stride, dil=dil, relu=True)
     put('classifier', 'dense', cls.fc1.weight, cls.fc1.bias, relu=True)
     put('classifier', 'dense', cls.fc2.weight, cls.fc2.bias, relu=False)
+    extra = {}
+    if ctx is not None and edge < 1:
+        from dicetrain import context
+        for kind, w, b, stride, dil in fold(ctx.body):
+            put('context', kind, w, b, stride=stride, dil=dil, relu=True)
+        put('context', 'dense', ctx.fc1.weight, ctx.fc1.bias, relu=True)
+        put('context', 'dense', ctx.fc2.weight, ctx.fc2.bias, relu=False)
+        extra = {'context': {'sides': context.SIDES, 'size': context.SIZE}, 'edge': edge}
     limits = {}
     if os.path.exists(os.path.join(BUILD, 'thresholds.json')):  # check.py's choice
         with open(os.path.join(BUILD, 'thresholds.json')) as f:
             t = json.load(f)
         limits = {'seen': t['seen'], 'sure': t['sure']}
     header = json.dumps({'layers': layers, 'cell': CELL, 'crop': CROP, 'cropSize': 32, **limits,
-                         'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none']}).encode()
+                         'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none'], **extra}).encode()
     header += b' ' * (-len(header) % 2)  # float16 data starts on an even byte
     data = np.concatenate(blobs).astype('<f2').tobytes()
     with open(path, 'wb') as f:
@@ -281,7 +292,15 @@ def main():
         train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, 'detector.pt'))
     else:
-        export(*trained(), a.out)
+        edge = 1.0
+        if os.path.exists(os.path.join(BUILD, 'thresholds.json')):
+            with open(os.path.join(BUILD, 'thresholds.json')) as f:
+                edge = json.load(f).get('edge', 1.0)
+        ctx = None
+        if edge < 1:
+            from dicetrain import context
+            ctx = context.trained()
+        export(*trained(), a.out, ctx, edge)
 
 
 if __name__ == '__main__':
