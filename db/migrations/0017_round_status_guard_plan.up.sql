@@ -16,10 +16,11 @@
 -- inside the function sequential and bitmap scans are off, so the plans
 -- made and kept on a table of one page walk the primary key too, to the
 -- head's row or back from the newest (on so small a table the planner
--- would otherwise choose to read it whole, and it keeps that plan). Planning each call
--- instead (plan_cache_mode = force_custom_plan) was tried: at 32 clients
--- it cost some 90 µs of planning a lookup. What the guard demands is
--- unchanged.
+-- would otherwise choose to read it whole, and it keeps that plan).
+-- Planning each call instead (plan_cache_mode = force_custom_plan) was
+-- tried: at 32 clients it cost some 90 µs of planning a lookup, and its
+-- plans for the scan back still read the table's whole history. What the
+-- guard demands is unchanged.
 --
 -- One statement: on Citus the function is replaced on the workers from
 -- this file's text (docs/citus.md, "A migration on a distributed
