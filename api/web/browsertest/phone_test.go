@@ -132,7 +132,7 @@ func (p *phone) typeInto(sel, text string) {
 	p.t.Helper()
 	for try := 1; ; try++ {
 		ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
-		err := chromedp.Do(ctx, chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+		err := chromedp.Do(ctx, chromedp.Clear(chromedp.CSS(sel)), typeKeys(sel, text))
 		cancel()
 		if err == nil {
 			return
@@ -141,6 +141,21 @@ func (p *phone) typeInto(sel, text string) {
 			p.t.Fatalf("%s: type into %s: %v", p.name, sel, err)
 		}
 	}
+}
+
+// typeKeys focuses the first visible node sel finds and types text into it:
+// what chromedp.SendKeys does for a text field, without reading the node's
+// attributes, which SendKeys (chromedp v0.23.0) reads unlocked while the
+// page's DOM events may be changing them (the race detector caught it as
+// the app set an attribute during typing).
+func typeKeys(sel, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.QueryAfter(chromedp.CSS(sel), func(ctx context.Context, t *chromedp.Target, nodes []*chromedp.Node) (chromedp.Void, error) {
+		if len(nodes) == 0 {
+			return chromedp.Void{}, fmt.Errorf("no node matches %s", sel)
+		}
+		_, err := chromedp.KeyEventNode(nodes[0], text)(ctx, t)
+		return chromedp.Void{}, err
+	}, chromedp.NodeVisible)
 }
 
 // redrawn says whether a step failed because the node it found was
