@@ -6,14 +6,17 @@ It draws N scenes of the training generator that training never saw (seeds
 from HELD_OUT on), reads each as dicereader.js does (the same detector
 peaks, crops and classifier, in PyTorch), and tries thresholds: SEEN, how
 strong a centre must be to count as a die, and SURE, how sure the
-classifier must be of every face, and, when a context network was trained
-(dicetrain.context), EDGE: above what likelihood of any die being on edge
-by that network a throw is refused. It keeps the SEEN that counts the dice
-right most often, and the (SURE, EDGE) pair that reads the most throws
-among those whose whole throws read are at least PRECISION right (without
-a context network: the lowest such SURE, as before), and writes them to
-vision/build/thresholds.json, which export puts in dice.bin's header. The test throws (dicetest) are
+classifier must be of every face. It keeps the SEEN that counts the dice
+right most often, and the lowest SURE whose whole throws read are at
+least PRECISION right, and writes both to vision/build/thresholds.json,
+which export puts in dice.bin's header. The test throws (dicetest) are
 never looked at here: choosing on them would void their measurement.
+
+When a context network was trained (dicetrain.context, a trial the reader
+does not use), it also prints what refusing a throw would do whenever that
+network puts a die on edge above EDGE, for each SURE: BENCHMARKS.md, "Two
+networks", is that table. No pair reached PRECISION, so nothing of it is
+chosen or exported.
 """
 
 import argparse
@@ -32,8 +35,8 @@ HELD_OUT = 50_000_000  # training scenes use seeds 0 to DICE_SCENES
 PRECISION = 0.99
 SEENS = [round(0.15 + 0.05 * i, 2) for i in range(12)]
 SURES = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97]
-# EDGE: a throw is refused when the context network (dicetrain.context) puts
-# any die on edge above this; 1.0 never refuses, as without one.
+# EDGE: the context network's trial refuses a throw when it puts any die on
+# edge above this; 1.0 never refuses.
 EDGES = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0]
 
 
@@ -85,22 +88,6 @@ def edge_of(ctx, img, dice):
     return float(p[:, EDGE].max())
 
 
-def choose(rows):
-    """choose is the rule: among the (SURE, EDGE) pairs whose throws read
-    are at least PRECISION right, the one that reads the most (the lowest
-    SURE, then the highest EDGE, on a tie); else SURE 0.97 and no edge
-    refusal, as before the context network."""
-    best = None
-    for e in EDGES:
-        for q in SURES:
-            got = [ok for ok, least, _, edge in rows if least >= q and edge <= e]
-            if got and np.mean(got) >= PRECISION:
-                key = (len(got), -q, e)
-                if best is None or key > best[0]:
-                    best = (key, q, e)
-    return (best[1], best[2]) if best else (SURES[-1], EDGES[-1])
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--scenes', type=int, default=400)
@@ -148,7 +135,8 @@ def main():
             cells.append(f'{len(got) / n:.3f} / {np.mean(got) if got else 0:.4f}')
         print(f'{s:.2f}  {counted[s] / n:.3f}  ' + '  '.join(cells))
     seen = max(SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
-    sure, edge = choose(reads[seen])
+    sure = next((q for q in SURES if np.mean([ok for ok, least, _, _ in reads[seen] if least >= q] or [0]) >= PRECISION),
+                SURES[-1])
     if ctx is not None:
         print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when a die is on edge above EDGE')
         print('SURE   ' + '  '.join(f'EDGE {e:<14}' for e in EDGES))
@@ -158,13 +146,13 @@ def main():
                 got = [(ok, c) for ok, least, c, ed in reads[seen] if least >= q and ed <= e]
                 cells.append(f'{len(got):3d} ({sum(ok for ok, _ in got):3d} / {sum(c for _, c in got):2d})'.ljust(19))
             print(f'{q:<5}  ' + '  '.join(cells))
-    for q in SURES:  # what the wrong readings are, at the chosen SEEN and EDGE
-        got = [(ok, cocked) for ok, least, cocked, ed in reads[seen] if least >= q and ed <= edge]
-        print(f'SEEN {seen}, EDGE {edge}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
+    for q in SURES:  # what the wrong readings are, at the chosen SEEN
+        got = [(ok, cocked) for ok, least, cocked, _ in reads[seen] if least >= q]
+        print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
               f'{sum(c for _, c in got)} wrong for a cocked die read as a face')
     with open(os.path.join(BUILD, 'thresholds.json'), 'w') as f:
-        json.dump({'seen': seen, 'sure': sure, 'edge': edge, 'scenes': n}, f)
-    print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}, EDGE {edge}')
+        json.dump({'seen': seen, 'sure': sure, 'scenes': n}, f)
+    print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}')
 
 
 if __name__ == '__main__':

@@ -181,10 +181,8 @@ def fold(seq):
     return out
 
 
-def export(det, cls, path, ctx=None, edge=1.0):
-    """export writes the networks to the model file (module doc): the
-    context network (dicetrain.context) only when the check chose to refuse
-    by it (an edge threshold under 1)."""
+def export(det, cls, path):
+    """export writes both networks to the model file (module doc)."""
     layers, blobs, off = [], [], 0
 
     def put(name, kind, w, b, **kw):
@@ -206,21 +204,13 @@ def export(det, cls, path, ctx=None, edge=1.0):
         put('classifier', kind, w, b, stride=stride, dil=dil, relu=True)
     put('classifier', 'dense', cls.fc1.weight, cls.fc1.bias, relu=True)
     put('classifier', 'dense', cls.fc2.weight, cls.fc2.bias, relu=False)
-    extra = {}
-    if ctx is not None and edge < 1:
-        from dicetrain import context
-        for kind, w, b, stride, dil in fold(ctx.body):
-            put('context', kind, w, b, stride=stride, dil=dil, relu=True)
-        put('context', 'dense', ctx.fc1.weight, ctx.fc1.bias, relu=True)
-        put('context', 'dense', ctx.fc2.weight, ctx.fc2.bias, relu=False)
-        extra = {'context': {'sides': context.SIDES, 'size': context.SIZE}, 'edge': edge}
     limits = {}
     if os.path.exists(os.path.join(BUILD, 'thresholds.json')):  # check.py's choice
         with open(os.path.join(BUILD, 'thresholds.json')) as f:
             t = json.load(f)
         limits = {'seen': t['seen'], 'sure': t['sure']}
     header = json.dumps({'layers': layers, 'cell': CELL, 'crop': CROP, 'cropSize': 32, **limits,
-                         'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none'], **extra}).encode()
+                         'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none']}).encode()
     header += b' ' * (-len(header) % 2)  # float16 data starts on an even byte
     data = np.concatenate(blobs).astype('<f2').tobytes()
     with open(path, 'wb') as f:
@@ -292,15 +282,7 @@ def main():
         train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, 'detector.pt'))
     else:
-        edge = 1.0
-        if os.path.exists(os.path.join(BUILD, 'thresholds.json')):
-            with open(os.path.join(BUILD, 'thresholds.json')) as f:
-                edge = json.load(f).get('edge', 1.0)
-        ctx = None
-        if edge < 1:
-            from dicetrain import context
-            ctx = context.trained()
-        export(*trained(), a.out, ctx, edge)
+        export(*trained(), a.out)
 
 
 if __name__ == '__main__':

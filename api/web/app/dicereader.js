@@ -23,8 +23,8 @@ const SEEN = 0.3;
  * @typedef {{net: string, kind: string, shape?: number[], w?: number, b?: number,
  *   stride?: number, dil?: number, relu?: boolean, weights?: Float32Array, bias?: Float32Array,
  *   kernel?: Float32Array}} Layer
- * @typedef {{detector: Layer[], classifier: Layer[], context: Layer[], cell: number, crop: number,
- *   cropSize: number, seen: number, sure: number, contextSides: number, contextSize: number, edge: number}} Model
+ * @typedef {{detector: Layer[], classifier: Layer[], cell: number, crop: number, cropSize: number,
+ *   seen: number, sure: number}} Model
  * @typedef {{x: number, y: number, size: number, face: number, sure: number, edge: boolean}} Die
  * @typedef {{ok: boolean, faces: number[], dice: Die[], reason: string}} Reading
  */
@@ -46,16 +46,15 @@ export function parseModel(/** @type {ArrayBuffer} */ buf) {
   const all = new Float32Array(half.length);
   for (let i = 0; i < half.length; i++) all[i] = fromHalf(half[i]);
   /** @type {Model} */
-  const model = { detector: [], classifier: [], context: [], cell: head.cell, crop: head.crop, cropSize: head.cropSize,
-    seen: head.seen || SEEN, sure: head.sure || SURE, contextSides: head.context?.sides || 0,
-    contextSize: head.context?.size || 0, edge: head.edge ?? 1 };
+  const model = { detector: [], classifier: [], cell: head.cell, crop: head.crop, cropSize: head.cropSize,
+    seen: head.seen || SEEN, sure: head.sure || SURE };
   for (const l of head.layers) {
     if (l.shape) {
       const n = l.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, 1);
       l.weights = all.subarray(l.w, l.w + n);
       l.bias = all.subarray(l.b, l.b + l.shape[0]);
     }
-    (l.net === 'detector' ? model.detector : l.net === 'context' ? model.context : model.classifier).push(l);
+    model[l.net === 'detector' ? 'detector' : 'classifier'].push(l);
   }
   return model;
 }
@@ -122,33 +121,13 @@ export function read(model, image, expect) {
   dice.sort((a, b) => a.x - b.x);
   const faces = dice.map((d) => d.face);
   const no = (/** @type {string} */ reason) => ({ ok: false, faces, dice, reason });
-  if (dice.some((d) => d.edge)) return no(EDGE);
+  if (dice.some((d) => d.edge)) return no('A die is on its edge: throw it again, or tap the faces.');
   if (dice.length !== expect) {
     return no(dice.length ? `I see ${count(dice.length)}, and this throw has ${expect}: get them all in view, or tap the faces.`
       : 'I see no dice yet: hold the phone over them.');
   }
   if (dice.some((d) => d.sure < model.sure)) return no('I cannot read every die clearly: hold the phone still, or tap the faces.');
-  if (model.context.length) {
-    for (const d of dice) d.edge = onEdge(model, rgb, width, height, d) > model.edge;
-    if (dice.some((d) => d.edge)) return no(EDGE);
-  }
   return { ok: true, faces, dice, reason: '' };
-}
-
-const EDGE = 'A die is on its edge: throw it again, or tap the faces.';
-
-/**
- * onEdge is how likely the context network, which sees the die with its
- * surroundings (its foot, shadow and neighbours), thinks it stands on edge.
- * It runs only on a throw that would otherwise be read: a cocked die whose
- * upper face looks like a flat die's top fools the face classifier.
- */
-function onEdge(/** @type {Model} */ model, /** @type {Float32Array} */ rgb, /** @type {number} */ width,
-  /** @type {number} */ height, /** @type {Die} */ d) {
-  const n = model.contextSize;
-  const x = cropAt(rgb, width, height, d.x, d.y, d.size * model.contextSides, n);
-  normalize(x);
-  return softmax(run(model.context, x, n, n).data)[6];
 }
 
 function count(/** @type {number} */ n) {
@@ -239,11 +218,7 @@ function cropAt(/** @type {Float32Array} */ rgb, /** @type {number} */ width, /*
 /** classify returns the classifier's probabilities for a crop. */
 function classify(/** @type {Model} */ model, /** @type {Float32Array} */ crop) {
   normalize(crop);
-  return softmax(run(model.classifier, crop, model.cropSize, model.cropSize).data);
-}
-
-/** softmax turns a network's outputs into probabilities. */
-function softmax(/** @type {Float32Array} */ out) {
+  const out = run(model.classifier, crop, model.cropSize, model.cropSize).data;
   let m = -Infinity;
   for (const v of out) m = Math.max(m, v);
   const e = Array.from(out, (v) => Math.exp(v - m));
