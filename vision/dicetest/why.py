@@ -22,20 +22,14 @@ import os
 
 import cv2
 import numpy as np
-import torch
 
 from multiprocessing import Pool
 
-from dicetrain.check import HELD_OUT, draw, peaks
-from dicetrain.data import CROP, EDGE, crop, half
-from dicetrain.train import BUILD, load, normalize, trained
+from dicetrain.check import HELD_OUT, centres, draw
+from dicetrain.data import CROP, EDGE, crop
+from dicetrain.train import BUILD, load, probs, trained
 
 SURE = 0.97  # the committed face threshold, to count the dice it is sure of
-
-
-def probs(cls, crops):
-    with torch.no_grad():
-        return torch.softmax(cls(normalize(torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2))), 1).numpy()
 
 
 def test_dice(det, cls, seen, folder):
@@ -49,9 +43,7 @@ def test_dice(det, cls, seen, folder):
             continue
         img = cv2.imread(os.path.join(folder, t['file']))[..., ::-1]
         img = cv2.resize(img, (320, 240), interpolation=cv2.INTER_AREA).astype(np.float32)
-        with torch.no_grad():
-            out = det(normalize(torch.from_numpy(np.floor(half(img))).permute(2, 0, 1)[None]))[0].numpy()
-        found = peaks(out, seen)
+        found = centres(det, img, seen)
         true = probs(cls, [crop(img, d['x'], d['y'], d['size'] * CROP) for d in t['dice']])
         at = probs(cls, [crop(img, x, y, s * CROP) for x, y, s, _ in found]) if found else None
         for i, d in enumerate(t['dice']):
@@ -111,9 +103,7 @@ def report_cocked(det, cls, seen, n=400):
         scenes = pool.map(draw, range(HELD_OUT, HELD_OUT + n), chunksize=8)
     rows = []  # per peak on a cocked die: off its middle, side found / labelled, named on edge there
     for img, labels in scenes:
-        with torch.no_grad():
-            out = det(normalize(torch.from_numpy(np.floor(half(img))).permute(2, 0, 1)[None]))[0].numpy()
-        for x, y, side, _ in peaks(out, seen):
+        for x, y, side, _ in centres(det, img, seen):
             near = [lab for lab in labels if np.hypot(x - lab[0], y - lab[1]) < 0.7 * lab[2]]
             if near and near[0][3] == 0:
                 lx, ly, ls, _ = near[0]

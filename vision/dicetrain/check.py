@@ -29,7 +29,7 @@ import torch
 
 from dicetrain.data import CELL, CROP, EDGE, NODIE, crop, half
 from dicetrain.scenes import scene
-from dicetrain.train import BUILD, normalize, trained
+from dicetrain.train import BUILD, normalize, probs, trained
 
 HELD_OUT = 50_000_000  # training scenes use seeds 0 to DICE_SCENES
 PRECISION = 0.99
@@ -68,6 +68,14 @@ def peaks(out, seen):
     return kept
 
 
+def centres(det, img, seen):
+    """centres is peaks() of the detector on one image (RGB, full size), as
+    dicereader.js finds the dice."""
+    with torch.no_grad():
+        out = det(normalize(torch.from_numpy(np.floor(half(img))).permute(2, 0, 1)[None]))[0].numpy()
+    return peaks(out, seen)
+
+
 def context_net():
     """context_net is the flat-or-on-edge network, when one was trained."""
     if not os.path.exists(os.path.join(BUILD, 'context.pt')):
@@ -82,9 +90,7 @@ def edge_of(ctx, img, dice):
     if ctx is None:
         return 0.0
     from dicetrain import context
-    crops = np.stack([crop(img, f[0], f[1], f[2] * context.SIDES, n=context.SIZE) for f, _, _ in dice])
-    with torch.no_grad():
-        p = torch.softmax(ctx(normalize(torch.from_numpy(crops).permute(0, 3, 1, 2))), 1).numpy()
+    p = probs(ctx, [crop(img, f[0], f[1], f[2] * context.SIDES, n=context.SIZE) for f, _, _ in dice])
     return float(p[:, EDGE].max())
 
 
@@ -109,9 +115,7 @@ def main():
                 if not labels:
                     counted[s] += 1
                 continue
-            crops = np.stack([crop(img, x, y, size * CROP) for x, y, size, _ in found])
-            with torch.no_grad():
-                p = torch.softmax(cls(normalize(torch.from_numpy(crops).permute(0, 3, 1, 2))), 1).numpy()
+            p = probs(cls, [crop(img, x, y, size * CROP) for x, y, size, _ in found])
             best = p.argmax(1)
             dice = [(f, b, p[i, b]) for i, (f, b) in enumerate(zip(found, best)) if b != NODIE]
             if len(dice) != len(labels):

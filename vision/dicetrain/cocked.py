@@ -36,12 +36,11 @@ from multiprocessing import Pool
 
 import cv2
 import numpy as np
-import torch
 
 from dicetrain import scenes, solid
-from dicetrain.check import HELD_OUT, peaks
-from dicetrain.data import CROP, EDGE, NODIE, crop, half
-from dicetrain.train import BUILD, normalize, trained
+from dicetrain.check import HELD_OUT, centres
+from dicetrain.data import CROP, EDGE, NODIE, crop
+from dicetrain.train import BUILD, probs, trained
 
 SURE = 0.97  # the committed face threshold
 
@@ -79,9 +78,7 @@ def draw(seed):
 def read(det, cls, seen, img, labels, poses):
     """read is one row per cocked die: its pose, what the classifier names
     it at the nearest detector peak, and its crops for the sheet."""
-    with torch.no_grad():
-        out = det(normalize(torch.from_numpy(np.floor(half(img))).permute(2, 0, 1)[None]))[0].numpy()
-    found = peaks(out, seen)
+    found = centres(det, img, seen)
     rows, flat = [], []
     for (lx, ly, ls, lf), pose in zip(labels, poses):
         if lf:
@@ -89,16 +86,14 @@ def read(det, cls, seen, img, labels, poses):
             continue
         row = dict(pose, named=None, skew=abs(pose['view'] - pose['table']))
         c = crop(img, lx, ly, ls * CROP)  # where training cut it
-        with torch.no_grad():
-            p = torch.softmax(cls(normalize(torch.from_numpy(c[None]).permute(0, 3, 1, 2))), 1).numpy()[0]
+        p = probs(cls, [c])[0]
         row.update(at_label=int(p.argmax()), p_label=float(p.max()), crop_label=c,
                    wide_label=crop(img, lx, ly, ls * 3, n=64))
         near = sorted((np.hypot(x - lx, y - ly), x, y, s) for x, y, s, _ in found)
         if near and near[0][0] < 0.7 * ls:
             _, x, y, s = near[0]
             c = crop(img, x, y, s * CROP)
-            with torch.no_grad():
-                p = torch.softmax(cls(normalize(torch.from_numpy(c[None]).permute(0, 3, 1, 2))), 1).numpy()[0]
+            p = probs(cls, [c])[0]
             # off the die's middle and off its camera-facing face's centre, in sides (before the keystone)
             row.update(named=int(p.argmax()), p=float(p.max()), crop=c, wide=crop(img, x, y, s * 3, n=64),
                        off_middle=np.hypot(*(np.array([x, y]) - pose['middle'])) / ls,

@@ -70,6 +70,13 @@ def normalize(x):
     return (x - m) / s
 
 
+def probs(net, crops):
+    """probs is what a classifier makes of crops (N x H x W x 3, RGB): each
+    class's probability, N x 8."""
+    with torch.no_grad():
+        return torch.softmax(net(normalize(torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2))), 1).numpy()
+
+
 def augment_colors(x, gen):
     """augment_colors swaps colour channels, greys or inverts some crops."""
     n = x.shape[0]
