@@ -82,7 +82,11 @@ func toAction(round int, r dbsqlc.RoundAction) Action {
 // arrayLiteral writes dice as a PostgreSQL array literal, {6,5,4}: a
 // request's actions go in one statement, one literal per action.
 func arrayLiteral(dice []int) string {
-	b := make([]byte, 0, 2+2*len(dice))
+	return string(appendArray(make([]byte, 0, 2+2*len(dice)), dice))
+}
+
+// appendArray appends dice as arrayLiteral writes them.
+func appendArray(b []byte, dice []int) []byte {
 	b = append(b, '{')
 	for i, d := range dice {
 		if i > 0 {
@@ -90,5 +94,5 @@ func arrayLiteral(dice []int) string {
 		}
 		b = strconv.AppendInt(b, int64(d), 10)
 	}
-	return string(append(b, '}'))
+	return append(b, '}')
 }

@@ -290,7 +290,7 @@ func ActionsDigest(number int, actions []Action) string {
 	if number == 0 {
 		return ""
 	}
-	var b []byte
+	b := make([]byte, 0, 16+64*len(actions))
 	b = strconv.AppendInt(b, int64(number), 10)
 	b = append(b, ':')
 	for i, a := range actions {
@@ -314,8 +314,8 @@ func ActionsDigest(number int, actions []Action) string {
 		b = append(b, a.Action.Kind...)
 		b = append(b, '|')
 		if a.Action.Kind == game.ActionRoll && a.Action.Roll != nil {
-			b = append(b, arrayLiteral(a.Action.Roll.Dice)...)
-			b = append(b, arrayLiteral(a.Action.Roll.Rethrow)...)
+			b = appendArray(b, a.Action.Roll.Dice)
+			b = appendArray(b, a.Action.Roll.Rethrow)
 			b = appendText(b, a.Action.Roll.Path)
 		}
 	}

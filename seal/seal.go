@@ -32,9 +32,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // MinSecret is the least master secret accepted, in bytes.
@@ -45,8 +47,8 @@ var ErrSecret = errors.New("master secret")
 
 // Keys are the keys derived from one master secret.
 type Keys struct {
-	seal  []byte
-	ikey  []byte
+	seal  *macs
+	ikey  *macs
 	reply cipher.AEAD
 	acme  cipher.AEAD
 	sign  ed25519.PrivateKey
@@ -66,8 +68,8 @@ func New(secret []byte) (*Keys, error) {
 		return nil, err
 	}
 	return &Keys{
-		seal:  derive(secret, "audit-seal"),
-		ikey:  derive(secret, "idempotency-key"),
+		seal:  newMacs(derive(secret, "audit-seal")),
+		ikey:  newMacs(derive(secret, "idempotency-key")),
 		reply: reply,
 		acme:  acme,
 		sign:  ed25519.NewKeyFromSeed(derive(secret, "receipt-signing")),
@@ -126,19 +128,40 @@ func (k *Keys) Checkpoint(tableID, seq int64, hash []byte, round int, rows, stat
 func Valid(seal, want []byte) bool { return len(seal) > 0 && hmac.Equal(seal, want) }
 
 func (k *Keys) mac(kind string, tableID, seq int64, parts ...[]byte) []byte {
-	m := hmac.New(sha256.New, k.seal)
-	m.Write([]byte(kind))
-	m.Write([]byte{0})
-	var n [16]byte
-	binary.BigEndian.PutUint64(n[:8], uint64(tableID))
-	binary.BigEndian.PutUint64(n[8:], uint64(seq))
-	m.Write(n[:])
+	m := k.seal.get()
+	defer k.seal.put(m)
+	var buf [64]byte
+	b := append(append(buf[:0], kind...), 0)
+	b = binary.BigEndian.AppendUint64(b, uint64(tableID))
+	m.Write(binary.BigEndian.AppendUint64(b, uint64(seq)))
 	for _, p := range parts {
-		m.Write(binary.BigEndian.AppendUint32(nil, uint32(len(p))))
+		m.Write(binary.BigEndian.AppendUint32(buf[:0], uint32(len(p))))
 		m.Write(p)
 	}
-	return m.Sum(nil)
+	return m.Sum(make([]byte, 0, sha256.Size))
 }
+
+// macs keeps HMAC-SHA-256 states keyed with one key for reuse: keying one
+// costs two SHA-256 blocks and its allocations, and every write seals its
+// events and head and names its Idempotency-Key.
+type macs struct {
+	pool sync.Pool
+}
+
+func newMacs(key []byte) *macs {
+	m := &macs{}
+	m.pool.New = func() any { return hmac.New(sha256.New, key) }
+	return m
+}
+
+// get is a keyed state with nothing written yet; put gives it back.
+func (m *macs) get() hash.Hash {
+	h := m.pool.Get().(hash.Hash)
+	h.Reset()
+	return h
+}
+
+func (m *macs) put(h hash.Hash) { m.pool.Put(h) }
 
 // lockedV1 starts every locked answer (a JSON answer never starts with it).
 const lockedV1 = 0x01
@@ -148,9 +171,11 @@ const lockedV1 = 0x01
 // the key again, with a body rebuilt from what they read, and be answered
 // with the tokens its answer holds.
 func (k *Keys) StoredKey(key string) string {
-	m := hmac.New(sha256.New, k.ikey)
+	m := k.ikey.get()
+	defer k.ikey.put(m)
 	m.Write([]byte(key))
-	return hex.EncodeToString(m.Sum(nil))
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(m.Sum(sum[:0]))
 }
 
 // Lock encrypts a stored answer; context (who stored it, under which key)

@@ -103,10 +103,9 @@ func checkAuth(a Auth) error {
 // player by the hash among the table's players. A table not read (ID 0:
 // missing, or not locked for this token) knows no token.
 func authenticate(token string, h []byte, t db.Table, players []db.Player) (Principal, error) {
-	unknown := fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
 	switch {
 	case t.ID == 0:
-		return Principal{}, unknown
+		return Principal{}, errTokenUnknown
 	case strings.HasPrefix(token, prefixHost) && subtle.ConstantTimeCompare(h, t.HostTokenHash) == 1:
 		return Principal{Role: RoleHost, TableID: t.ID, Player: hostSeat(players)}, nil
 	case strings.HasPrefix(token, prefixAudit) && subtle.ConstantTimeCompare(h, t.AuditTokenHash) == 1:
@@ -118,8 +117,11 @@ func authenticate(token string, h []byte, t db.Table, players []db.Player) (Prin
 			}
 		}
 	}
-	return Principal{}, unknown
+	return Principal{}, errTokenUnknown
 }
+
+// errTokenUnknown refuses a token the table does not know, whichever way.
+var errTokenUnknown = fmt.Errorf("%w: this token is not known here; ask the host for the join code and join again", ErrUnknownToken)
 
 // errAuditReadsOnly refuses a write to the audit token, which every write
 // does the same way.
