@@ -31,7 +31,7 @@ func tuneGC() {
 // takes about three times tallyd's CPU for each write, so tallyd needs
 // about a quarter of a machine they share and half leaves it room. Given
 // every processor, its scheduler's idle threads look for work and wake one
-// another, CPU that PostgreSQL could use: about 8% of tallyd's on two
+// another, CPU that PostgreSQL could use: about a tenth of tallyd's on two
 // processors (BENCHMARKS.md, issue 25). With its database elsewhere,
 // tallyd keeps Go's default.
 func tuneProcs(d *database, log *slog.Logger) {
