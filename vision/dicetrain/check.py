@@ -1,6 +1,6 @@
 """check picks the reader's two thresholds on held-out TRAINING scenes.
 
-    python3 -m dicetrain.check [--scenes N] [--detector F] [--classifier F] [--floating]
+    python3 -m dicetrain.check [--scenes N] [--detector F] [--classifier F] [--rest]
 
 It draws N scenes of the training generator that training never saw (seeds
 from HELD_OUT on), reads each as dicereader.js does (the same detector
@@ -17,8 +17,8 @@ refused when that map peaks above COCKED anywhere in the frame, and the
 check picks SURE and COCKED together by the same rule: the pair that reads
 the most held-out throws with at least PRECISION of them right (ties: the
 lower SURE, then the higher COCKED). None reaching it, it keeps SURE's
-last and no edge refusal. --floating draws the held-out scenes with the
-cocked dice floating, as the scenes3d training parts were drawn.
+last and no edge refusal. --rest draws the held-out scenes with the
+cocked dice resting on the table, as the scenes4 training parts are drawn.
 
 When a context network was trained (dicetrain.context, a trial the reader
 does not use), it also prints what refusing a throw would do whenever that
@@ -52,7 +52,7 @@ COCKEDS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 EDGES = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0]
 
 
-def draw(seed, rest=True):
+def draw(seed, rest=False):
     img, labels = scene(np.random.default_rng(seed), rest)
     return img[..., ::-1].astype(np.float32), labels
 
@@ -175,13 +175,13 @@ def main():
     ap.add_argument('--scenes', type=int, default=400)
     ap.add_argument('--detector', default='detector.pt')
     ap.add_argument('--classifier', default='classifier.pt')
-    ap.add_argument('--floating', action='store_true', help='cocked dice floating, as in the scenes3d parts')
+    ap.add_argument('--rest', action='store_true', help='cocked dice resting, as in the scenes4 parts')
     ap.add_argument('--save', default='thresholds.json')
     a = ap.parse_args()
     det, cls = trained(a.detector, a.classifier)
     ctx = context_net()
     with Pool(2) as pool:
-        scenes = pool.map(partial(draw, rest=not a.floating), range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
+        scenes = pool.map(partial(draw, rest=a.rest), range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
     counted, reads = readings(det, cls, ctx, scenes)
     n = len(scenes)
     print('SEEN  dice counted right  ' + '  '.join(f'SURE {q}: read / right' for q in SURES))

@@ -75,7 +75,7 @@ def heat_target(labels):
     return heat, size, mask, edge
 
 
-def examples(seed, crops_per_die=6, rest=True):
+def examples(seed, crops_per_die=6, rest=False):
     """examples draws one scene (scenes.scene's rest); it returns the
     detector's examples and the crops."""
     rng = np.random.default_rng(seed)

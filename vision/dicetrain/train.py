@@ -315,10 +315,10 @@ def main():
         net = Classifier()
         train_classifier(net, d['xs'], d['ys'], a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, a.save or 'classifier.pt'))
-    elif a.step == 'detector':
+    elif a.step == 'detector':  # with --rest, it learns the edge map too
         d = load(a.scenes, a.rest)
-        net = Detector()
-        train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs)
+        net = Detector(edge=a.rest)
+        train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs, edge=d.get('edge'))
         torch.save(net.state_dict(), os.path.join(BUILD, a.save or 'detector.pt'))
     elif a.step == 'edge':
         d = load(a.scenes, rest=True)
