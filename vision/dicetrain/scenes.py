@@ -18,8 +18,8 @@ A cocked die floats 0-0.3 of a side off the table, as the scenes3d parts
 of the training data were drawn; with rest=True it rests on the table by
 its lowest edge or corner instead, as a real one does and the test
 generator's do (BENCHMARKS.md, "Cocked dice ... looked at" and "Resting
-cocked dice and an edge map, tried"). The two draw the same scene for a
-seed but for that.
+cocked dice and an edge map"): the classifier learns from those. The two
+draw the same scene for a seed but for that.
 """
 
 import cv2
