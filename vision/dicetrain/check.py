@@ -1,6 +1,6 @@
 """check picks the reader's two thresholds on held-out TRAINING scenes.
 
-    python3 -m dicetrain.check [--scenes N]
+    python3 -m dicetrain.check [--scenes N] [--detector F] [--classifier F] [--rest]
 
 It draws N scenes of the training generator that training never saw (seeds
 from HELD_OUT on), reads each as dicereader.js does (the same detector
@@ -12,6 +12,14 @@ least PRECISION right, and writes both to vision/build/thresholds.json,
 which export puts in dice.bin's header. The test throws (dicetest) are
 never looked at here: choosing on them would void their measurement.
 
+When the detector has an edge map (train.py's edge step), a throw is also
+refused when that map peaks above COCKED anywhere in the frame, and the
+check picks SURE and COCKED together by the same rule: the pair that reads
+the most held-out throws with at least PRECISION of them right (ties: the
+lower SURE, then the higher COCKED). None reaching it, it keeps SURE's
+last and no edge refusal. --rest draws the held-out scenes with the
+cocked dice resting on the table, as the scenes4 training parts are drawn.
+
 When a context network was trained (dicetrain.context, a trial the reader
 does not use), it also prints what refusing a throw would do whenever that
 network puts a die on edge above EDGE, for each SURE: BENCHMARKS.md, "Two
@@ -22,6 +30,7 @@ chosen or exported.
 import argparse
 import json
 import os
+from functools import partial
 from multiprocessing import Pool
 
 import numpy as np
@@ -35,13 +44,16 @@ HELD_OUT = 50_000_000  # training scenes use seeds 0 to DICE_SCENES
 PRECISION = 0.99
 SEENS = [round(0.15 + 0.05 * i, 2) for i in range(12)]
 SURES = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97]
+# COCKED: a throw is refused when the detector's edge map peaks above this
+# anywhere; 1.0 never refuses (and is all there is without an edge map).
+COCKEDS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 # EDGE: the context network's trial refuses a throw when it puts any die on
 # edge above this; 1.0 never refuses.
 EDGES = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0]
 
 
-def draw(seed):
-    img, labels = scene(np.random.default_rng(seed))
+def draw(seed, rest=False):
+    img, labels = scene(np.random.default_rng(seed), rest)
     return img[..., ::-1].astype(np.float32), labels
 
 
@@ -94,21 +106,20 @@ def edge_of(ctx, img, dice):
     return float(p[:, EDGE].max())
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--scenes', type=int, default=400)
-    a = ap.parse_args()
-    det, cls = trained()
-    ctx = context_net()
-    with Pool(2) as pool:
-        scenes = pool.map(draw, range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
+def readings(det, cls, ctx, scenes):
+    """readings reads every scene as dicereader.js does, at each SEEN: how
+    many it counted right, and per scene whose count was right and not
+    refused for a die named on edge: (whole throw right, least sure, a
+    cocked die read as a face, the context network's edge, the edge map's
+    peak)."""
     counted = {s: 0 for s in SEENS}
-    reads = {s: [] for s in SEENS}  # per scene: (whole right, least sure, a die cocked, edge) when the count is right
+    reads = {s: [] for s in SEENS}
     with torch.no_grad():
         x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, _ in scenes])
         outs = det(normalize(x)).numpy()
     for (img, labels), out in zip(scenes, outs):
         flat = [lab for lab in labels if lab[3] > 0]
+        cocked = float(1 / (1 + np.exp(-out[2].max()))) if len(out) > 2 else 0.0
         for s in SEENS:
             found = peaks(out, s)
             if not found:
@@ -124,39 +135,84 @@ def main():
             if any(b == EDGE for _, b, _ in dice):
                 continue  # refused as it should be when a label is on edge; never read
             edge = edge_of(ctx, img, dice)
+            least = min(q for *_, q in dice)
             if len(flat) != len(labels):
-                reads[s].append((False, min(q for *_, q in dice), True, edge))  # an edge die taken for a face
+                reads[s].append((False, least, True, edge, cocked))  # an edge die taken for a face
                 continue
             ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
                      for f, b, _ in dice)
-            reads[s].append((ok, min(q for *_, q in dice), False, edge))
+            reads[s].append((ok, least, False, edge, cocked))
+    return counted, reads
+
+
+def grid(reads, edges, col):
+    """grid prints, for each SURE and each threshold of one edge cue
+    (column col of a reading), the throws read, right, and with a cocked
+    die read as a face."""
+    print('SURE   ' + '  '.join(f'{e:<17}' for e in edges))
+    for q in SURES:
+        cells = []
+        for e in edges:
+            got = [(r[0], r[2]) for r in reads if r[1] >= q and r[col] <= e]
+            cells.append(f'{len(got):3d} ({sum(ok for ok, _ in got):3d} / {sum(c for _, c in got):2d})'.ljust(17))
+        print(f'{q:<5}  ' + '  '.join(cells))
+
+
+def choose(reads, cockeds):
+    """choose is the (SURE, COCKED) pair that reads the most throws with at
+    least PRECISION of them right; SURE's last and no refusal if none."""
+    best = (0, 0, 0), SURES[-1], 1.0
+    for q in SURES:
+        for e in cockeds:
+            got = [r[0] for r in reads if r[1] >= q and r[4] <= e]
+            if got and np.mean(got) >= PRECISION and (len(got), -q, e) > best[0]:
+                best = (len(got), -q, e), q, e
+    return best[1], best[2]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--scenes', type=int, default=400)
+    ap.add_argument('--detector', default='detector.pt')
+    ap.add_argument('--classifier', default='classifier.pt')
+    ap.add_argument('--rest', action='store_true', help='cocked dice resting, as in the scenes4 parts')
+    ap.add_argument('--save', default='thresholds.json')
+    a = ap.parse_args()
+    det, cls = trained(a.detector, a.classifier)
+    ctx = context_net()
+    with Pool(2) as pool:
+        scenes = pool.map(partial(draw, rest=a.rest), range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
+    counted, reads = readings(det, cls, ctx, scenes)
     n = len(scenes)
     print('SEEN  dice counted right  ' + '  '.join(f'SURE {q}: read / right' for q in SURES))
     for s in SEENS:
         cells = []
         for q in SURES:
-            got = [ok for ok, least, _, _ in reads[s] if least >= q]
+            got = [r[0] for r in reads[s] if r[1] >= q]
             cells.append(f'{len(got) / n:.3f} / {np.mean(got) if got else 0:.4f}')
         print(f'{s:.2f}  {counted[s] / n:.3f}  ' + '  '.join(cells))
     seen = max(SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
-    sure = next((q for q in SURES if np.mean([ok for ok, least, _, _ in reads[seen] if least >= q] or [0]) >= PRECISION),
-                SURES[-1])
+    cockeds = COCKEDS if det.head.out_channels > 2 else [1.0]
+    sure, cocked = choose(reads[seen], cockeds)
     if ctx is not None:
-        print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when a die is on edge above EDGE')
-        print('SURE   ' + '  '.join(f'EDGE {e:<14}' for e in EDGES))
-        for q in SURES:
-            cells = []
-            for e in EDGES:
-                got = [(ok, c) for ok, least, c, ed in reads[seen] if least >= q and ed <= e]
-                cells.append(f'{len(got):3d} ({sum(ok for ok, _ in got):3d} / {sum(c for _, c in got):2d})'.ljust(19))
-            print(f'{q:<5}  ' + '  '.join(cells))
+        print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when the context network '
+              'puts a die on edge above EDGE')
+        grid(reads[seen], EDGES, 3)
+    if len(cockeds) > 1:
+        print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when the edge map peaks '
+              'above COCKED (columns)')
+        grid(reads[seen], cockeds, 4)
     for q in SURES:  # what the wrong readings are, at the chosen SEEN
-        got = [(ok, cocked) for ok, least, cocked, _ in reads[seen] if least >= q]
+        got = [(r[0], r[2]) for r in reads[seen] if r[1] >= q]
         print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
               f'{sum(c for _, c in got)} wrong for a cocked die read as a face')
-    with open(os.path.join(BUILD, 'thresholds.json'), 'w') as f:
-        json.dump({'seen': seen, 'sure': sure, 'scenes': n}, f)
-    print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}')
+    limits = {'seen': seen, 'sure': sure, 'scenes': n}
+    if cocked < 1.0:
+        limits['cocked'] = cocked
+    with open(os.path.join(BUILD, a.save), 'w') as f:
+        json.dump(limits, f)
+    print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}'
+          + (f', COCKED {cocked}' if cocked < 1.0 else ''))
 
 
 if __name__ == '__main__':

@@ -5,7 +5,9 @@ The detector sees the whole frame at 160x120 (the 320x240 frame halved by
 40x30 grid with each die's side. The classifier sees 32x32 crops around a
 centre, of side CROP times the die's side, sampled bilinearly exactly as
 the browser samples them (dicereader.js), and names the face, a die on
-edge, or no die at all.
+edge, or no die at all. The detector's third map (the edge map) marks the
+dice on edge only: a throw is refused when it peaks high anywhere, the
+frame's own cue, where the classifier sees only a crop at a peak.
 """
 
 import numpy as np
@@ -46,12 +48,14 @@ def crop(img, cx, cy, side, angle=0.0, n=32):
 
 
 def heat_target(labels):
-    """heat_target is the detector's wanted heat map and sizes on the grid."""
+    """heat_target is the detector's wanted heat map and sizes on the grid,
+    and its edge map: the same peaks, twice as wide, for dice on edge only."""
     heat = np.zeros((GH, GW), np.float32)
     size = np.zeros((GH, GW), np.float32)
     mask = np.zeros((GH, GW), np.float32)
+    edge = np.zeros((GH, GW), np.float32)
     gy, gx = np.mgrid[0:GH, 0:GW].astype(np.float32)
-    for x, y, s, _ in labels:
+    for x, y, s, f in labels:
         cx, cy = (x - 1) / CELL, (y - 1) / CELL  # cell j's centre is at 8j + 1
         sig = max(s / CELL / 4, 0.5)
         g = np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * sig ** 2))
@@ -62,16 +66,23 @@ def heat_target(labels):
             near = (np.abs(gx - cx) <= 1.01) & (np.abs(gy - cy) <= 1.01)
             size[near] = np.log(s)
             mask[near] = 1
-    return heat, size, mask
+            if f == 0:
+                # Where the detector peaks on a cocked die varies (on the
+                # face turned to the camera), so the edge map's peak is wide.
+                ge = np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * (2 * sig) ** 2))
+                ge[i, j] = 1
+                edge = np.maximum(edge, ge)
+    return heat, size, mask, edge
 
 
-def examples(seed, crops_per_die=6):
-    """examples draws one scene; it returns the detector's and the crops."""
+def examples(seed, crops_per_die=6, rest=False):
+    """examples draws one scene (scenes.scene's rest); it returns the
+    detector's examples and the crops."""
     rng = np.random.default_rng(seed)
-    img, labels = scene(rng)
+    img, labels = scene(rng, rest)
     rgb = img[..., ::-1].astype(np.float32)
     det = half(rgb).astype(np.uint8)
-    heat, size, mask = heat_target(labels)
+    heat, size, mask, edge = heat_target(labels)
     xs, ys = [], []
     sizes = [s for *_, s, _ in labels] or [30.0]
     for x, y, s, f in labels:
@@ -95,4 +106,4 @@ def examples(seed, crops_per_die=6):
                 xs.append(crop(rgb, x, y, s * CROP, rng.uniform(0, 2 * np.pi)))
                 ys.append(NODIE)
                 break
-    return det, heat, size, mask, xs, ys
+    return det, heat, size, mask, edge, xs, ys

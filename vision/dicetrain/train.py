@@ -1,7 +1,7 @@
 """train makes the dice model: it draws training scenes, trains the centre
 detector and the face classifier, and writes both to one small file.
 
-    python3 -m dicetrain.train data|classifier|detector|export [OUT.bin]
+    python3 -m dicetrain.train data|classifier|detector|edge|export [OUT.bin]
 
 The file is what dicereader.js loads: "TDM1", a little-endian uint32 length,
 a JSON header naming each layer (its kind, shape and where its weights
@@ -14,6 +14,7 @@ import json
 import os
 import struct
 import time
+from functools import partial
 from multiprocessing import Pool
 
 import numpy as np
@@ -33,13 +34,14 @@ def conv(cin, cout, stride=1, dil=1):
 
 
 class Detector(nn.Module):
-    """Detector maps a 160x120 frame to a 40x30 grid: centre logit, log side."""
+    """Detector maps a 160x120 frame to a 40x30 grid: centre logit, log side,
+    and with edge, a third map: the logit of a die on edge there."""
 
-    def __init__(self):
+    def __init__(self, edge=False):
         super().__init__()
         self.body = nn.Sequential(conv(3, 8, 2), conv(8, 16, 2), conv(16, 16), conv(16, 16, dil=2),
                                   conv(16, 16, dil=4))
-        self.head = nn.Conv2d(16, 2, 1)
+        self.head = nn.Conv2d(16, 3 if edge else 2, 1)
 
     def forward(self, x):
         return self.head(self.body(x))
@@ -100,26 +102,30 @@ def focal(logit, target):
     return (lp.sum() + ln.sum()) / pos.sum().clamp(min=1)
 
 
-def draw(n, first):
+def draw(n, first, rest):
     t = time.time()
     with Pool(4) as pool:
-        out = pool.map(examples, range(first, first + n), chunksize=16)
+        out = pool.map(partial(examples, rest=rest), range(first, first + n), chunksize=16)
     det = np.stack([o[0] for o in out])
     heat = np.stack([o[1] for o in out])
     size = np.stack([o[2] for o in out])
     mask = np.stack([o[3] for o in out])
-    xs = np.stack([c for o in out for c in o[4]])
-    ys = np.array([y for o in out for y in o[5]])
+    edge = np.stack([o[4] for o in out])
+    xs = np.stack([c for o in out for c in o[5]])
+    ys = np.array([y for o in out for y in o[6]])
     print(f'{n} scenes, {len(xs)} crops in {time.time() - t:.0f}s', flush=True)
-    return det, heat, size, mask, xs, ys
+    return dict(det=det, heat=heat, size=size, mask=mask, edge=edge, xs=xs, ys=ys)
 
 
-def train_detector(net, det, heat, size, mask, epochs):
+def train_detector(net, det, heat, size, mask, epochs, edge=None, lr=3e-3):
+    """train_detector trains the centres and sides, and the edge map when
+    the net has one (edge: its targets)."""
     x = torch.from_numpy(det).permute(0, 3, 1, 2).contiguous()
     th, ts, tm = map(torch.from_numpy, (heat, size, mask))
-    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    te = torch.from_numpy(edge) if edge is not None else None
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
     steps = epochs * (len(x) // 32)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     gen = torch.Generator().manual_seed(1)
     for ep in range(epochs):
         net.train()
@@ -132,6 +138,8 @@ def train_detector(net, det, heat, size, mask, epochs):
             lh = focal(out[:, 0], th[i])
             ls = (F.l1_loss(out[:, 1], ts[i], reduction='none') * tm[i]).sum() / tm[i].sum().clamp(min=1)
             loss = lh + ls
+            if te is not None:
+                loss = loss + focal(out[:, 2], te[i])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -228,43 +236,65 @@ def export(det, cls, path):
 PART = 1500  # scenes in a part of the training data
 
 
-def part(first, scenes):
+def part(first, scenes, rest=False):
     """part is the file of the training data's part that starts at scene
     `first`, for `scenes` scenes in all: its name says which scenes it has,
-    so a short last part is never taken for a whole one."""
+    so a short last part is never taken for a whole one, and how its
+    cocked dice were drawn (scenes4: resting, with the edge map; scenes3d:
+    floating, without)."""
     n = min(PART, scenes - first)
-    return os.path.join(BUILD, f'scenes3d-{first}-{first + n}.npz')
+    return os.path.join(BUILD, f'{"scenes4" if rest else "scenes3d"}-{first}-{first + n}.npz')
 
 
-def load(scenes):
+def load(scenes, rest=False):
     """load joins the parts of the training data drawn for `scenes` scenes."""
-    parts = [np.load(part(first, scenes)) for first in range(0, scenes, PART)]
+    parts = [np.load(part(first, scenes, rest)) for first in range(0, scenes, PART)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
 
 
 BUILD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'build')
 
 
-def trained():
-    """trained loads the detector and the classifier last trained (in BUILD),
-    ready to read with."""
-    det, cls = Detector(), Classifier()
-    det.load_state_dict(torch.load(os.path.join(BUILD, 'detector.pt')))
-    cls.load_state_dict(torch.load(os.path.join(BUILD, 'classifier.pt')))
+def trained(detector='detector.pt', classifier='classifier.pt'):
+    """trained loads a detector and a classifier trained before (in BUILD;
+    by default the last ones the steps saved), ready to read with."""
+    state = torch.load(os.path.join(BUILD, detector))
+    det, cls = Detector(edge=state['head.weight'].shape[0] == 3), Classifier()
+    det.load_state_dict(state)
+    cls.load_state_dict(torch.load(os.path.join(BUILD, classifier)))
     det.eval()
     cls.eval()
     return det, cls
 
 
+def with_edge(base):
+    """with_edge is a detector with an edge map that starts as the trained
+    detector `base` (its edge map's weights start at zero)."""
+    net = Detector(edge=True)
+    state = dict(base.state_dict())
+    w, b = net.head.weight.detach().clone(), net.head.bias.detach().clone()
+    w[:2], b[:2] = state['head.weight'], state['head.bias']
+    w[2], b[2] = 0, -4.6  # sure of no die on edge anywhere, to begin with
+    state.update({'head.weight': w, 'head.bias': b})
+    net.load_state_dict(state)
+    return net
+
+
 def main():
-    """main runs one step: data, classifier, detector (each cached in
+    """main runs one step: data, classifier, detector, edge (each cached in
     vision/build/) or export OUT. `make dice-model` runs them in order, the
-    two trainings side by side."""
+    two trainings side by side. --rest draws and trains on the scenes with
+    resting cocked dice; edge trains the detector saved (detector.pt) on
+    with an edge map, on those scenes."""
     ap = argparse.ArgumentParser()
-    ap.add_argument('step', choices=['data', 'classifier', 'detector', 'export'])
+    ap.add_argument('step', choices=['data', 'classifier', 'detector', 'edge', 'export'])
     ap.add_argument('out', nargs='?')
     ap.add_argument('--scenes', type=int, default=4500)
     ap.add_argument('--epochs', type=int, default=3)
+    ap.add_argument('--rest', action='store_true', help='cocked dice resting (scenes4 parts)')
+    ap.add_argument('--save', help='the file in vision/build/ the training step writes')
+    ap.add_argument('--detector', default='detector.pt')
+    ap.add_argument('--classifier', default='classifier.pt')
     a = ap.parse_args()
     torch.manual_seed(0)
     os.makedirs(BUILD, exist_ok=True)
@@ -272,24 +302,31 @@ def main():
         # Drawn in parts of PART scenes, so that more scenes add parts and
         # leave the parts drawn before as they are.
         for first in range(0, a.scenes, PART):
-            path = part(first, a.scenes)
+            path = part(first, a.scenes, a.rest)
             if os.path.exists(path):
                 continue
-            det, heat, size, mask, xs, ys = draw(min(PART, a.scenes - first), first)
-            print('crops per class (1-6, edge, none):', np.bincount(ys, minlength=8).tolist(), flush=True)
-            np.savez(path, det=det, heat=heat, size=size, mask=mask, xs=xs, ys=ys)
+            d = draw(min(PART, a.scenes - first), first, a.rest)
+            print('crops per class (1-6, edge, none):', np.bincount(d['ys'], minlength=8).tolist(), flush=True)
+            if not a.rest:
+                del d['edge']  # as the scenes3d parts were written
+            np.savez(path, **d)
     elif a.step == 'classifier':
-        d = load(a.scenes)
+        d = load(a.scenes, a.rest)
         net = Classifier()
         train_classifier(net, d['xs'], d['ys'], a.epochs)
-        torch.save(net.state_dict(), os.path.join(BUILD, 'classifier.pt'))
-    elif a.step == 'detector':
-        d = load(a.scenes)
-        net = Detector()
-        train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs)
-        torch.save(net.state_dict(), os.path.join(BUILD, 'detector.pt'))
+        torch.save(net.state_dict(), os.path.join(BUILD, a.save or 'classifier.pt'))
+    elif a.step == 'detector':  # with --rest, it learns the edge map too
+        d = load(a.scenes, a.rest)
+        net = Detector(edge=a.rest)
+        train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs, edge=d.get('edge'))
+        torch.save(net.state_dict(), os.path.join(BUILD, a.save or 'detector.pt'))
+    elif a.step == 'edge':
+        d = load(a.scenes, rest=True)
+        net = with_edge(trained(a.detector)[0])
+        train_detector(net, d['det'], d['heat'], d['size'], d['mask'], a.epochs, edge=d['edge'], lr=1e-3)
+        torch.save(net.state_dict(), os.path.join(BUILD, a.save or 'detector-edge.pt'))
     else:
-        export(*trained(), a.out)
+        export(*trained(a.detector, a.classifier), a.out)
 
 
 if __name__ == '__main__':

@@ -20,8 +20,8 @@ import (
 // each (its truth.json): the throws the tests show the phone's camera.
 // throw-5-dice.jpg is test throw 0078 (black, dark red, pearl and red
 // dice on marble), throw-4-dice.jpg test throw 0043 (green dice on baize).
-// Throw 0078 was picked for the model: the committed model reads only 23
-// of the 180 readable test throws (BENCHMARKS.md), 2 of them of five dice,
+// Throw 0078 was picked for the model: the committed model reads only 18
+// of the 180 readable test throws (BENCHMARKS.md), this one among them,
 // and refuses the five-dice throw this test had before (0140, ivory on
 // granite: not sure enough of a die). The test checks the camera's path
 // into the tray and Record, not the model's accuracy, which diceeval
