@@ -6,7 +6,7 @@
 //
 // With --tallyd it starts everything itself: a durable PostgreSQL (fsync and
 // synchronous commit on) in a temporary directory, and that tallyd binary
-// on it. With --url and --database-url it measures a tallyd that is already
+// on it; --pin then gives PostgreSQL a CPU of its own (pin.go). With --url and --database-url it measures a tallyd that is already
 // running and the PostgreSQL it uses (pgbench then works in a database of
 // its own, tally_pgbench, on that server).
 package main
@@ -39,6 +39,7 @@ type config struct {
 	DebugAddr   string
 	Game        string // dice or royale
 	Statements  int    // with --tallyd: print this many statements of pg_stat_statements
+	Pin         bool   // with --tallyd: PostgreSQL on a CPU of its own (pin.go)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -56,6 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.Game, "game", "dice", "what the clients play: dice (bar rounds) or royale (Battleship Royale games)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "with --tallyd: its --debug-addr, to profile it while it is measured")
 	fs.IntVar(&c.Statements, "statements", 0, "with --tallyd: load pg_stat_statements and print this many of Tally's statements, and its index reads, after each run")
+	fs.BoolVar(&c.Pin, "pin", false, "with --tallyd: run PostgreSQL on a CPU of its own, and tallyd, the load generator and pgbench on the others")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -65,6 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if c.Statements > 0 && c.Tallyd == "" {
 		fmt.Fprintln(stderr, "tallybench: --statements needs --tallyd")
+		return 2
+	}
+	if c.Pin && c.Tallyd == "" {
+		fmt.Fprintln(stderr, "tallybench: --pin needs --tallyd")
 		return 2
 	}
 	if (c.Tallyd == "") == (c.URL == "" || c.DatabaseURL == "") {

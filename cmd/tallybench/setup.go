@@ -54,6 +54,14 @@ func setUp(ctx context.Context, c config, log io.Writer) (*env, error) {
 		return nil, err
 	}
 	e := &env{server: srv, pgbenchDSN: srv.DSNFor(pgbenchDatabase), statementsDSN: srv.DSNFor("tally")}
+	if c.Pin {
+		said, err := pinApart(srv.PID())
+		if err != nil {
+			e.close()
+			return nil, err
+		}
+		fmt.Fprintln(log, "tallybench:", said)
+	}
 	if err := pgserver.CreateDatabases(ctx, srv.DSN(), "tally", pgbenchDatabase); err != nil {
 		e.close()
 		return nil, err
