@@ -21,14 +21,15 @@ test: postgres-binaries test-tools chromium generated jscheck
 
 # bench measures Tally under load against pgbench on one durable PostgreSQL
 # it starts for the purpose (BENCHMARKS.md); set CLIENTS, DURATION, RUNS or
-# GAME (dice, or royale for Battleship Royale games).
+# GAME (dice, or royale for Battleship Royale games), and BENCH_ARGS for
+# more of tallybench's flags (--pin: the database on a CPU of its own).
 CLIENTS ?= 32
 DURATION ?= 30s
 RUNS ?= 1
 GAME ?= dice
 bench: postgres-binaries
 	$(GO) build -o bin/tallyd ./cmd/tallyd
-	$(GO) run ./cmd/tallybench --tallyd bin/tallyd --clients $(CLIENTS) --duration $(DURATION) --runs $(RUNS) --game $(GAME)
+	$(GO) run ./cmd/tallybench --tallyd bin/tallyd --clients $(CLIENTS) --duration $(DURATION) --runs $(RUNS) --game $(GAME) $(BENCH_ARGS)
 
 # generate regenerates the query code (sqlc, a tool in go.mod) from
 # db/migrations and db/queries.
