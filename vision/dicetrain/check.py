@@ -20,6 +20,13 @@ lower SURE, then the higher COCKED). None reaching it, it keeps SURE's
 last and no edge refusal. --rest draws the held-out scenes with the
 cocked dice resting on the table, as the scenes4 training parts are drawn.
 
+When the classifier also estimates each die's facing normal (tilt.py, a
+trial: 10 outputs), a throw of two dice or more is also refused when one
+die's normal leans more than ANGLE degrees from the others' (tilt.spread),
+and the check picks SURE and ANGLE together by the same rule (ties: the
+lower SURE, then the larger ANGLE); ANGLE 180 never refuses. It also
+prints the normal's error at the reader's peaks, flat and cocked.
+
 When a context network was trained (dicetrain.context, a trial the reader
 does not use), it also prints what refusing a throw would do whenever that
 network puts a die on edge above EDGE, for each SURE: BENCHMARKS.md, "Two
@@ -36,6 +43,7 @@ from multiprocessing import Pool
 import numpy as np
 import torch
 
+from dicetrain import tilt
 from dicetrain.data import CELL, CROP, EDGE, NODIE, crop, half
 from dicetrain.scenes import scene
 from dicetrain.train import BUILD, normalize, probs, trained
@@ -50,11 +58,14 @@ COCKEDS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 # EDGE: the context network's trial refuses a throw when it puts any die on
 # edge above this; 1.0 never refuses.
 EDGES = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0]
+# ANGLE: the normals' trial refuses a throw when a die's facing normal leans
+# more than this many degrees from the others'; 180 never refuses.
+ANGLES = [4, 6, 8, 10, 12, 15, 20, 25, 180]
 
 
 def draw(seed, rest=False):
-    img, labels = scene(np.random.default_rng(seed), rest)
-    return img[..., ::-1].astype(np.float32), labels
+    img, labels, normals = scene(np.random.default_rng(seed), rest, tilts=True)
+    return img[..., ::-1].astype(np.float32), labels, normals
 
 
 def peaks(out, seen):
@@ -111,13 +122,15 @@ def readings(det, cls, ctx, scenes):
     many it counted right, and per scene whose count was right and not
     refused for a die named on edge: (whole throw right, least sure, a
     cocked die read as a face, the context network's edge, the edge map's
-    peak)."""
+    peak, the normals' largest spread); and, per SEEN, the normals' error
+    (degrees) at the peaks near a labelled die: (on edge, error)."""
     counted = {s: 0 for s in SEENS}
     reads = {s: [] for s in SEENS}
+    errors = {s: [] for s in SEENS}
     with torch.no_grad():
-        x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, _ in scenes])
+        x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, *_ in scenes])
         outs = det(normalize(x)).numpy()
-    for (img, labels), out in zip(scenes, outs):
+    for (img, labels, normals), out in zip(scenes, outs):
         flat = [lab for lab in labels if lab[3] > 0]
         cocked = float(1 / (1 + np.exp(-out[2].max()))) if len(out) > 2 else 0.0
         for s in SEENS:
@@ -127,7 +140,13 @@ def readings(det, cls, ctx, scenes):
                     counted[s] += 1
                 continue
             p = probs(cls, [crop(img, x, y, size * CROP) for x, y, size, _ in found])
+            p, xy = p if isinstance(p, tuple) else (p, None)
             best = p.argmax(1)
+            keep = [i for i, b in enumerate(best) if b != NODIE]
+            lean = 0.0
+            if xy is not None and keep:
+                lean = float(tilt.spread(tilt.camera_normals([found[i] for i in keep], xy[keep])).max())
+                errors[s] += tilt.errors([found[i] for i in keep], xy[keep], labels, normals)
             dice = [(f, b, p[i, b]) for i, (f, b) in enumerate(zip(found, best)) if b != NODIE]
             if len(dice) != len(labels):
                 continue
@@ -137,12 +156,12 @@ def readings(det, cls, ctx, scenes):
             edge = edge_of(ctx, img, dice)
             least = min(q for *_, q in dice)
             if len(flat) != len(labels):
-                reads[s].append((False, least, True, edge, cocked))  # an edge die taken for a face
+                reads[s].append((False, least, True, edge, cocked, lean))  # an edge die taken for a face
                 continue
             ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
                      for f, b, _ in dice)
-            reads[s].append((ok, least, False, edge, cocked))
-    return counted, reads
+            reads[s].append((ok, least, False, edge, cocked, lean))
+    return counted, reads, errors
 
 
 def grid(reads, edges, col):
@@ -158,13 +177,15 @@ def grid(reads, edges, col):
         print(f'{q:<5}  ' + '  '.join(cells))
 
 
-def choose(reads, cockeds):
-    """choose is the (SURE, COCKED) pair that reads the most throws with at
-    least PRECISION of them right; SURE's last and no refusal if none."""
-    best = (0, 0, 0), SURES[-1], 1.0
+def choose(reads, cues, col=4):
+    """choose is the (SURE, cue) pair that reads the most throws with at
+    least PRECISION of them right, the cue a throw's column col (the edge
+    map's peak, or the normals' spread) at most the cue's threshold; SURE's
+    last and no refusal (the cues' last) if none."""
+    best = (0, 0, 0), SURES[-1], cues[-1]
     for q in SURES:
-        for e in cockeds:
-            got = [r[0] for r in reads if r[1] >= q and r[4] <= e]
+        for e in cues:
+            got = [r[0] for r in reads if r[1] >= q and r[col] <= e]
             if got and np.mean(got) >= PRECISION and (len(got), -q, e) > best[0]:
                 best = (len(got), -q, e), q, e
     return best[1], best[2]
@@ -182,7 +203,7 @@ def main():
     ctx = context_net()
     with Pool(2) as pool:
         scenes = pool.map(partial(draw, rest=a.rest), range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
-    counted, reads = readings(det, cls, ctx, scenes)
+    counted, reads, errors = readings(det, cls, ctx, scenes)
     n = len(scenes)
     print('SEEN  dice counted right  ' + '  '.join(f'SURE {q}: read / right' for q in SURES))
     for s in SEENS:
@@ -194,6 +215,14 @@ def main():
     seen = max(SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
     cockeds = COCKEDS if det.head.out_channels > 2 else [1.0]
     sure, cocked = choose(reads[seen], cockeds)
+    lean = ANGLES[-1]
+    if cls.fc2.out_features > 8:
+        assert len(cockeds) == 1, 'the edge map and the normals are tried one at a time'
+        sure, lean = choose(reads[seen], ANGLES, col=5)
+        tilt.report(errors[seen])
+        print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when a die\'s normal leans '
+              'more than ANGLE degrees from the others\' (columns)')
+        grid(reads[seen], ANGLES, 5)
     if ctx is not None:
         print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when the context network '
               'puts a die on edge above EDGE')
@@ -209,10 +238,12 @@ def main():
     limits = {'seen': seen, 'sure': sure, 'scenes': n}
     if cocked < 1.0:
         limits['cocked'] = cocked
+    if lean < ANGLES[-1]:
+        limits.update(angle=lean, focal=tilt.FOCAL)
     with open(os.path.join(BUILD, a.save), 'w') as f:
         json.dump(limits, f)
     print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}'
-          + (f', COCKED {cocked}' if cocked < 1.0 else ''))
+          + (f', COCKED {cocked}' if cocked < 1.0 else '') + (f', ANGLE {lean}' if lean < ANGLES[-1] else ''))
 
 
 if __name__ == '__main__':
