@@ -24,7 +24,9 @@ When the classifier also estimates each die's facing normal (tilt.py, a
 trial: 10 outputs), a throw of two dice or more is also refused when one
 die's normal leans more than ANGLE degrees from the others' (tilt.spread),
 and the check picks SURE and ANGLE together by the same rule (ties: the
-lower SURE, then the larger ANGLE); ANGLE 180 never refuses. It also
+lower SURE, then the larger ANGLE); ANGLE 180 never refuses. A one-die
+throw has no such cue: the check also tries holding it to its own SURE
+(1.01: never read), as one more parameter of the same grid. It also
 prints the normal's error at the reader's peaks, flat and cocked.
 
 When a context network was trained (dicetrain.context, a trial the reader
@@ -122,7 +124,7 @@ def readings(det, cls, ctx, scenes):
     many it counted right, and per scene whose count was right and not
     refused for a die named on edge: (whole throw right, least sure, a
     cocked die read as a face, the context network's edge, the edge map's
-    peak, the normals' largest spread); and, per SEEN, the normals' error
+    peak, the normals' largest spread, the dice read); and, per SEEN, the normals' error
     (degrees) at the peaks near a labelled die: (on edge, error)."""
     counted = {s: 0 for s in SEENS}
     reads = {s: [] for s in SEENS}
@@ -156,39 +158,48 @@ def readings(det, cls, ctx, scenes):
             edge = edge_of(ctx, img, dice)
             least = min(q for *_, q in dice)
             if len(flat) != len(labels):
-                reads[s].append((False, least, True, edge, cocked, lean))  # an edge die taken for a face
+                reads[s].append((False, least, True, edge, cocked, lean, len(dice)))  # an edge die taken for a face
                 continue
             ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
                      for f, b, _ in dice)
-            reads[s].append((ok, least, False, edge, cocked, lean))
+            reads[s].append((ok, least, False, edge, cocked, lean, len(dice)))
     return counted, reads, errors
 
 
-def grid(reads, edges, col):
+def sure_of(r, q, one):
+    """sure_of says whether reading r is sure enough: SURE q, or for a
+    one-die throw (which the normals cannot check) `one` when given."""
+    return r[1] >= (one if one is not None and r[6] == 1 else q)
+
+
+def grid(reads, edges, col, one=None):
     """grid prints, for each SURE and each threshold of one edge cue
     (column col of a reading), the throws read, right, and with a cocked
-    die read as a face."""
+    die read as a face (one: the SURE of one-die throws, if their own)."""
     print('SURE   ' + '  '.join(f'{e:<17}' for e in edges))
     for q in SURES:
         cells = []
         for e in edges:
-            got = [(r[0], r[2]) for r in reads if r[1] >= q and r[col] <= e]
+            got = [(r[0], r[2]) for r in reads if sure_of(r, q, one) and r[col] <= e]
             cells.append(f'{len(got):3d} ({sum(ok for ok, _ in got):3d} / {sum(c for _, c in got):2d})'.ljust(17))
         print(f'{q:<5}  ' + '  '.join(cells))
 
 
-def choose(reads, cues, col=4):
+def choose(reads, cues, col=4, ones=(None,)):
     """choose is the (SURE, cue) pair that reads the most throws with at
     least PRECISION of them right, the cue a throw's column col (the edge
     map's peak, or the normals' spread) at most the cue's threshold; SURE's
-    last and no refusal (the cues' last) if none."""
-    best = (0, 0, 0), SURES[-1], cues[-1]
+    last and no refusal (the cues' last) if none. With ones, also the SURE
+    of one-die throws (None: SURE's own), the lowest that reads the most."""
+    best = (0, 0, 0, 0), SURES[-1], cues[-1], None
     for q in SURES:
         for e in cues:
-            got = [r[0] for r in reads if r[1] >= q and r[col] <= e]
-            if got and np.mean(got) >= PRECISION and (len(got), -q, e) > best[0]:
-                best = (len(got), -q, e), q, e
-    return best[1], best[2]
+            for one in ones:
+                got = [r[0] for r in reads if sure_of(r, q, one) and r[col] <= e]
+                key = (len(got), -q, e, -(one if one is not None else q))
+                if got and np.mean(got) >= PRECISION and key > best[0]:
+                    best = key, q, e, one
+    return best[1:] if len(ones) > 1 else best[1:3]
 
 
 def main():
@@ -215,14 +226,21 @@ def main():
     seen = max(SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
     cockeds = COCKEDS if det.head.out_channels > 2 else [1.0]
     sure, cocked = choose(reads[seen], cockeds)
-    lean = ANGLES[-1]
+    lean, one = ANGLES[-1], None
     if cls.fc2.out_features > 8:
         assert len(cockeds) == 1, 'the edge map and the normals are tried one at a time'
-        sure, lean = choose(reads[seen], ANGLES, col=5)
+        sure, lean, one = choose(reads[seen], ANGLES, col=5, ones=[None] + SURES + [1.01])
         tilt.report(errors[seen])
         print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when a die\'s normal leans '
               'more than ANGLE degrees from the others\' (columns)')
         grid(reads[seen], ANGLES, 5)
+        ones = [r for r in reads[seen] if r[6] == 1]
+        print(f'of which one-die throws (no cue): {len(ones)} read at SURE 0.5 ({sum(r[0] for r in ones)} right / '
+              f'{sum(r[2] for r in ones)} cocked); at 0.97: {sum(r[1] >= 0.97 for r in ones)}')
+        if one is not None:
+            print(f'SEEN {seen}: the same with one-die throws held to their own SURE {one} (1.01: never read), '
+                  'as the choice wants')
+            grid(reads[seen], ANGLES, 5, one)
     if ctx is not None:
         print(f'SEEN {seen}: throws read (right / a cocked die read as a face), refusing when the context network '
               'puts a die on edge above EDGE')
@@ -240,10 +258,13 @@ def main():
         limits['cocked'] = cocked
     if lean < ANGLES[-1]:
         limits.update(angle=lean, focal=tilt.FOCAL)
+    if one is not None:
+        limits['sureOne'] = one
     with open(os.path.join(BUILD, a.save), 'w') as f:
         json.dump(limits, f)
     print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}'
-          + (f', COCKED {cocked}' if cocked < 1.0 else '') + (f', ANGLE {lean}' if lean < ANGLES[-1] else ''))
+          + (f', COCKED {cocked}' if cocked < 1.0 else '') + (f', ANGLE {lean}' if lean < ANGLES[-1] else '')
+          + (f', SURE of one die {one}' if one is not None else ''))
 
 
 if __name__ == '__main__':

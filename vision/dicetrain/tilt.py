@@ -162,8 +162,6 @@ def measure(net, x, y, t, tag):
 
 
 def train(scenes, epochs, lr, weight):
-    d = np.load(part(0, scenes, rest=True))  # for the shapes only
-    del d
     parts = [np.load(part(first, scenes, rest=True)) for first in range(0, scenes, PART)]
     x = torch.from_numpy(np.concatenate([p['xs'] for p in parts])).permute(0, 3, 1, 2).contiguous()
     y = torch.from_numpy(np.concatenate([p['ys'] for p in parts])).long()
