@@ -119,13 +119,16 @@ def edge_of(ctx, img, dice):
     return float(p[:, EDGE].max())
 
 
-def readings(det, cls, ctx, scenes):
+def readings(det, cls, ctx, scenes, oracle=None):
     """readings reads every scene as dicereader.js does, at each SEEN: how
     many it counted right, and per scene whose count was right and not
     refused for a die named on edge: (whole throw right, least sure, a
     cocked die read as a face, the context network's edge, the edge map's
     peak, the normals' largest spread, the dice read); and, per SEEN, the normals' error
-    (degrees) at the peaks near a labelled die: (on edge, error)."""
+    (degrees) at the peaks near a labelled die: (on edge, error). With
+    oracle (a noise, in the normal's x and y), the spread is worked out
+    from the labelled normals plus that noise instead (tilt.oracle): what
+    the cue could do, to measure it, never to choose."""
     counted = {s: 0 for s in SEENS}
     reads = {s: [] for s in SEENS}
     errors = {s: [] for s in SEENS}
@@ -142,13 +145,16 @@ def readings(det, cls, ctx, scenes):
                     counted[s] += 1
                 continue
             p = probs(cls, [crop(img, x, y, size * CROP) for x, y, size, _ in found])
-            p, xy = p if isinstance(p, tuple) else (p, None)
+            estimated = isinstance(p, tuple)
+            p, xy = p if estimated else (p, None if oracle is None else np.zeros((len(p), 2)))
             best = p.argmax(1)
             keep = [i for i, b in enumerate(best) if b != NODIE]
             lean = 0.0
             if xy is not None and keep:
-                lean = float(tilt.spread(tilt.camera_normals([found[i] for i in keep], xy[keep])).max())
-                errors[s] += tilt.errors([found[i] for i in keep], xy[keep], labels, normals)
+                near = xy[keep] if oracle is None else tilt.oracle([found[i] for i in keep], xy[keep], labels, normals,
+                                                                     oracle, seed=len(reads[s]))
+                lean = float(tilt.spread(tilt.camera_normals([found[i] for i in keep], near)).max())
+                errors[s] += [] if not estimated else tilt.errors([found[i] for i in keep], xy[keep], labels, normals)
             dice = [(f, b, p[i, b]) for i, (f, b) in enumerate(zip(found, best)) if b != NODIE]
             if len(dice) != len(labels):
                 continue
@@ -209,12 +215,14 @@ def main():
     ap.add_argument('--classifier', default='classifier.pt')
     ap.add_argument('--rest', action='store_true', help='cocked dice resting, as in the scenes4 parts')
     ap.add_argument('--save', default='thresholds.json')
+    ap.add_argument('--oracle', type=float, help='the normals\' trial with the labelled normals plus this much noise '
+                    '(a measure only: writes nothing)')
     a = ap.parse_args()
     det, cls = trained(a.detector, a.classifier)
     ctx = context_net()
     with Pool(2) as pool:
         scenes = pool.map(partial(draw, rest=a.rest), range(HELD_OUT, HELD_OUT + a.scenes), chunksize=8)
-    counted, reads, errors = readings(det, cls, ctx, scenes)
+    counted, reads, errors = readings(det, cls, ctx, scenes, a.oracle)
     n = len(scenes)
     print('SEEN  dice counted right  ' + '  '.join(f'SURE {q}: read / right' for q in SURES))
     for s in SEENS:
@@ -227,7 +235,7 @@ def main():
     cockeds = COCKEDS if det.head.out_channels > 2 else [1.0]
     sure, cocked = choose(reads[seen], cockeds)
     lean, one = ANGLES[-1], None
-    if cls.fc2.out_features > 8:
+    if cls.fc2.out_features > 8 or a.oracle is not None:
         assert len(cockeds) == 1, 'the edge map and the normals are tried one at a time'
         sure, lean, one = choose(reads[seen], ANGLES, col=5, ones=[None] + SURES + [1.01])
         tilt.report(errors[seen])
@@ -260,8 +268,9 @@ def main():
         limits.update(angle=lean, focal=tilt.FOCAL)
     if one is not None:
         limits['sureOne'] = one
-    with open(os.path.join(BUILD, a.save), 'w') as f:
-        json.dump(limits, f)
+    if a.oracle is None:
+        with open(os.path.join(BUILD, a.save), 'w') as f:
+            json.dump(limits, f)
     print(f'chosen on {n} held-out training scenes: SEEN {seen}, SURE {sure}'
           + (f', COCKED {cocked}' if cocked < 1.0 else '') + (f', ANGLE {lean}' if lean < ANGLES[-1] else '')
           + (f', SURE of one die {one}' if one is not None else ''))

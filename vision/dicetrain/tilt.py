@@ -136,6 +136,20 @@ def errors(found, xy, labels, normals):
     return out
 
 
+def oracle(found, xy, labels, normals, noise, seed):
+    """oracle is, for each die read at a peak, the labelled normal of the die
+    within half a side of it (the estimate where none is), plus Gaussian
+    noise of sd `noise` in x and y: check --oracle's measure of the cue."""
+    rng = np.random.default_rng(seed)
+    out = np.array(xy, np.float64)
+    for k, (px, py, *_) in enumerate(found):
+        for (lx, ly, ls, _), t in zip(labels, normals):
+            if np.hypot(px - lx, py - ly) < 0.5 * ls:
+                out[k] = t
+                break
+    return out + rng.normal(0, noise, out.shape)
+
+
 def report(errs):
     """report prints the normals' error at the reader's peaks."""
     e = np.array(errs, dtype=float).reshape(-1, 2)
@@ -161,7 +175,7 @@ def measure(net, x, y, t, tag):
     return err
 
 
-def train(scenes, epochs, lr, weight):
+def train(scenes, epochs, lr, weight, start=None):
     parts = [np.load(part(first, scenes, rest=True)) for first in range(0, scenes, PART)]
     x = torch.from_numpy(np.concatenate([p['xs'] for p in parts])).permute(0, 3, 1, 2).contiguous()
     y = torch.from_numpy(np.concatenate([p['ys'] for p in parts])).long()
@@ -171,6 +185,9 @@ def train(scenes, epochs, lr, weight):
     base.load_state_dict(torch.load(os.path.join(BUILD, 'classifier.pt')))
     measure(base, x[:nval].float(), y[:nval], t[:nval], 'classifier.pt')
     net = with_normal(base)
+    if start:  # on from a 10-output classifier trained before
+        net.load_state_dict(torch.load(os.path.join(BUILD, start)))
+        measure(net, x[:nval].float(), y[:nval], t[:nval], start)
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
     bs = 128
     steps = epochs * ((len(x) - nval) // bs)
@@ -212,12 +229,13 @@ def main():
     ap.add_argument('--lr', type=float, default=1e-3)
     ap.add_argument('--weight', type=float, default=4.0, help="the normal's loss against the class loss")
     ap.add_argument('--save', default='classifier-tilt.pt')
+    ap.add_argument('--start', help='a 10-output classifier in vision/build/ to go on from')
     a = ap.parse_args()
     torch.manual_seed(0)
     if a.step == 'data':
         draw(a.scenes)
     else:
-        net = train(a.scenes, a.epochs, a.lr, a.weight)
+        net = train(a.scenes, a.epochs, a.lr, a.weight, a.start)
         torch.save(net.state_dict(), os.path.join(BUILD, a.save))
 
 
