@@ -102,7 +102,7 @@ def report_cocked(det, cls, seen, n=400):
     with Pool(2) as pool:
         scenes = pool.map(draw, range(HELD_OUT, HELD_OUT + n), chunksize=8)
     rows = []  # per peak on a cocked die: off its middle, side found / labelled, named on edge there
-    for img, labels in scenes:
+    for img, labels, _ in scenes:
         for x, y, side, _ in centres(det, img, seen):
             near = [lab for lab in labels if np.hypot(x - lab[0], y - lab[1]) < 0.7 * lab[2]]
             if near and near[0][3] == 0:

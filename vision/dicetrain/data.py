@@ -75,22 +75,29 @@ def heat_target(labels):
     return heat, size, mask, edge
 
 
-def examples(seed, crops_per_die=6, rest=False):
+def examples(seed, crops_per_die=6, rest=False, tilts=False):
     """examples draws one scene (scenes.scene's rest); it returns the
-    detector's examples and the crops."""
+    detector's examples and the crops; with tilts, also each crop's facing
+    normal (scenes.facing) as the crop shows it, turned with the crop (NaN
+    for no die). The scene and crops are the same either way."""
     rng = np.random.default_rng(seed)
-    img, labels = scene(rng, rest)
+    img, labels, *normals = scene(rng, rest, tilts)
+    ts = []
     rgb = img[..., ::-1].astype(np.float32)
     det = half(rgb).astype(np.uint8)
     heat, size, mask, edge = heat_target(labels)
     xs, ys = [], []
     sizes = [s for *_, s, _ in labels] or [30.0]
-    for x, y, s, f in labels:
+    for k, (x, y, s, f) in enumerate(labels):
         for _ in range(crops_per_die):
             ex, ey = rng.normal(0, 0.09 * s, 2)
             side = s * CROP * rng.uniform(0.85, 1.15)
-            xs.append(crop(rgb, x + ex, y + ey, side, rng.uniform(0, 2 * np.pi)))
+            a = rng.uniform(0, 2 * np.pi)
+            xs.append(crop(rgb, x + ex, y + ey, side, a))
             ys.append(EDGE if f == 0 else f - 1)
+            if normals:  # an image direction d shows in the crop turned by -a
+                nx, ny = normals[0][k]
+                ts.append((np.cos(a) * nx + np.sin(a) * ny, -np.sin(a) * nx + np.cos(a) * ny))
     # Not a die: background, and half a die (a detector's near miss).
     for k in range(3):
         s = float(rng.choice(sizes)) * rng.uniform(0.8, 1.2)
@@ -105,5 +112,8 @@ def examples(seed, crops_per_die=6, rest=False):
             if all(np.hypot(x - lx, y - ly) > 0.55 * ls for lx, ly, ls, _ in labels):
                 xs.append(crop(rgb, x, y, s * CROP, rng.uniform(0, 2 * np.pi)))
                 ys.append(NODIE)
+                ts.append((np.nan, np.nan))
                 break
+    if tilts:
+        return det, heat, size, mask, edge, xs, ys, ts
     return det, heat, size, mask, edge, xs, ys

@@ -201,9 +201,11 @@ def lamps(rng):
     return out
 
 
-def scene(rng, rest=False):
+def scene(rng, rest=False, tilts=False):
     """scene draws one throw: a 320x240 BGR uint8 image and its labels;
-    rest=True rests the cocked dice on the table (module doc)."""
+    rest=True rests the cocked dice on the table (module doc). With tilts,
+    it also gives each die's facing normal (facing(), in the labels' order);
+    the scene drawn is the same either way."""
     n = int(rng.choice([1, 2, 3, 4, 5, 5, 5, 5]))
     size = rng.uniform(16, 60)  # a die's side in pixels, in the frame's middle
     cam = solid.camera(rng, W, H, size)
@@ -233,6 +235,7 @@ def scene(rng, rest=False):
     shadow = cv2.GaussianBlur(shadow, (0, 0), size * rng.uniform(0.04, 0.25))
     img *= (1 - rng.uniform(0.3, 0.75) * shadow)[..., None]
     labels = []
+    before = labels  # finish() keystones a copy: the labels as the camera projects them
     dist = [np.linalg.norm(d['centre'] - cam['pos']) for d in dice]
     for i in np.argsort(dist)[::-1]:  # the far dice first
         d = dice[i]
@@ -244,7 +247,32 @@ def scene(rng, rest=False):
         else:
             u, v = solid.project(cam, d['centre'] + d['rot'] @ np.array([0, 0, 0.5]))
             labels.append((float(u), float(v), size_at(cam, d), d['top']))
-    return finish(img, labels, rng)
+    img, labels = finish(img, labels, rng)
+    if tilts:
+        return img, labels, [facing(cam, d, lab) for d, lab in zip(dice, before)]
+    return img, labels
+
+
+def facing(cam, d, label):
+    """facing is the unit normal of the face die d shows most squarely to
+    the camera, in camera coordinates, turned by the least rotation that
+    takes the die's viewing ray (through its label, before the keystone) to
+    the optical axis: its (x, y), z being -sqrt(1 - x^2 - y^2). A flat die's
+    is the table's normal seen along that ray; a cocked die's is 26 degrees
+    or more off it (BENCHMARKS.md, "A whole-throw cue for cocked dice")."""
+    to_cam = cam['pos'] - d['centre']
+    normals = np.concatenate([d['rot'].T, -d['rot'].T])  # the six faces' normals, world
+    n = cam['rot'] @ normals[np.argmax(normals @ to_cam)]
+    ray = np.array([(label[0] - W / 2) / cam['f'], (label[1] - H / 2) / cam['f'], 1.0])
+    m = to_axis(ray / np.linalg.norm(ray)) @ n
+    return float(m[0]), float(m[1])
+
+
+def to_axis(r):
+    """to_axis is the least rotation taking the unit vector r to (0, 0, 1)."""
+    v = np.array([r[1], -r[0], 0.0])  # r x (0, 0, 1)
+    k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return np.eye(3) + k + k @ k / (1 + r[2])
 
 
 def size_at(cam, d):

@@ -49,14 +49,15 @@ class Detector(nn.Module):
 
 class Classifier(nn.Module):
     """Classifier names a 32x32 crop (or 8*cells a side): faces 1-6, on edge,
-    or no die."""
+    or no die (8 logits); with outputs=10, two more estimate the die's
+    facing normal (tilt.py, a trial)."""
 
-    def __init__(self, cells=4):
+    def __init__(self, cells=4, outputs=8):
         super().__init__()
         self.body = nn.Sequential(conv(3, 12), nn.MaxPool2d(2), conv(12, 24), nn.MaxPool2d(2), conv(24, 32),
                                   nn.MaxPool2d(2))
         self.fc1 = nn.Linear(32 * cells * cells, 32)
-        self.fc2 = nn.Linear(32, 8)
+        self.fc2 = nn.Linear(32, outputs)
 
     def forward(self, x):
         # Flattened as the browser holds it: rows, columns, then channels.
@@ -74,9 +75,11 @@ def normalize(x):
 
 def probs(net, crops):
     """probs is what a classifier makes of crops (N x H x W x 3, RGB): each
-    class's probability, N x 8."""
+    class's probability, N x 8 (and a 10-output one's normals, N x 2)."""
     with torch.no_grad():
-        return torch.softmax(net(normalize(torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2))), 1).numpy()
+        out = net(normalize(torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2)))
+    p = torch.softmax(out[:, :8], 1).numpy()
+    return (p, out[:, 8:].numpy()) if out.shape[1] > 8 else p
 
 
 def augment_colors(x, gen):
@@ -259,9 +262,11 @@ def trained(detector='detector.pt', classifier='classifier.pt'):
     """trained loads a detector and a classifier trained before (in BUILD;
     by default the last ones the steps saved), ready to read with."""
     state = torch.load(os.path.join(BUILD, detector))
-    det, cls = Detector(edge=state['head.weight'].shape[0] == 3), Classifier()
+    det = Detector(edge=state['head.weight'].shape[0] == 3)
     det.load_state_dict(state)
-    cls.load_state_dict(torch.load(os.path.join(BUILD, classifier)))
+    state = torch.load(os.path.join(BUILD, classifier))
+    cls = Classifier(outputs=state['fc2.weight'].shape[0])
+    cls.load_state_dict(state)
     det.eval()
     cls.eval()
     return det, cls
