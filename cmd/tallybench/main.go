@@ -6,9 +6,10 @@
 //
 // With --tallyd it starts everything itself: a durable PostgreSQL (fsync and
 // synchronous commit on) in a temporary directory, and that tallyd binary
-// on it; --pin then gives PostgreSQL a CPU of its own (pin.go). With --url and --database-url it measures a tallyd that is already
-// running and the PostgreSQL it uses (pgbench then works in a database of
-// its own, tally_pgbench, on that server).
+// on it; --pin then gives PostgreSQL a CPU of its own (pin.go). With
+// --url and --database-url it measures a tallyd that is already running
+// and the PostgreSQL it uses (pgbench then works in a database of its own,
+// tally_pgbench, on that server).
 package main
 
 import (

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 
@@ -22,7 +23,7 @@ func pinApart(pm int) (string, error) {
 		return "", fmt.Errorf("--pin: read this process's CPUs: %w", err)
 	}
 	var cpus []int
-	for c := range 8 * 1024 {
+	for c := range cpuSetSize {
 		if allowed.IsSet(c) {
 			cpus = append(cpus, c)
 		}
@@ -46,10 +47,17 @@ func pinApart(pm int) (string, error) {
 	return fmt.Sprintf("PostgreSQL on CPU %d; tallyd, the load generator and pgbench on CPUs %v", cpus[0], cpus[1:]), nil
 }
 
+// cpuSetSize is how many CPUs a unix.CPUSet holds (glibc's CPU_SETSIZE).
+const cpuSetSize = 1024
+
 // setAffinity puts every thread of process pid on cpus (Linux keeps a mask
-// for each thread; threads made later copy their maker's).
+// for each thread; threads made later copy their maker's). A process that
+// has exited meanwhile (a backend whose client left) is skipped.
 func setAffinity(pid int, cpus *unix.CPUSet) error {
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

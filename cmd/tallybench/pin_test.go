@@ -69,7 +69,7 @@ func TestPinApartPutsTheDatabaseOnACPUOfItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := -1
-	for c := range 8 * 1024 {
+	for c := range cpuSetSize {
 		if before.IsSet(c) {
 			first = c
 			break
@@ -85,11 +85,29 @@ func TestPinApartPutsTheDatabaseOnACPUOfItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = later.Process.Kill(); _ = later.Wait() }()
-	for _, pid := range []int{os.Getpid(), later.Process.Pid} {
-		got := allowedCPUs(t, pid)
-		if got == strconv.Itoa(first) || strings.HasPrefix(got, strconv.Itoa(first)+",") || strings.HasPrefix(got, strconv.Itoa(first)+"-") {
-			t.Errorf("process %d may run on %q, which holds the database's CPU %d", pid, got, first)
+	// Every thread of this process, and what it starts after, is off it.
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []int{later.Process.Pid}
+	for _, task := range tasks {
+		if tid, err := strconv.Atoi(task.Name()); err == nil {
+			ids = append(ids, tid)
 		}
+	}
+	for _, id := range ids {
+		var got unix.CPUSet
+		if err := unix.SchedGetaffinity(id, &got); err != nil {
+			t.Fatalf("thread %d: %v", id, err)
+		}
+		if got.IsSet(first) || got.Count() != before.Count()-1 {
+			t.Errorf("thread %d may run on %d CPUs (the database's CPU %d among them: %v), want the %d others",
+				id, got.Count(), first, got.IsSet(first), before.Count()-1)
+		}
+	}
+	if got := allowedCPUs(t, os.Getpid()); got == strconv.Itoa(first) {
+		t.Errorf("this process may run on %q, the database's CPU", got)
 	}
 	if !strings.Contains(said, "PostgreSQL on CPU "+strconv.Itoa(first)) {
 		t.Errorf("pinApart says %q", said)
