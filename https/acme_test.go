@@ -92,7 +92,7 @@ func TestACMEChallengesAnsweredByAnotherInstance(t *testing.T) {
 			b.serve(t)
 
 			start := time.Now()
-			leaf, err := ca.Leaf(a.tlsL.Addr().String(), "tally.test")
+			leaf, err := ca.LeafWithin(a.tlsL.Addr().String(), "tally.test", 2*time.Minute)
 			if err != nil {
 				t.Fatalf("A's certificate: %v", err)
 			}

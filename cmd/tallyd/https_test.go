@@ -79,7 +79,7 @@ func TestHTTPSWithACME(t *testing.T) {
 	t.Cleanup(a.stop)
 	base := "https://tally.test:" + strconv.Itoa(port(t, aTLS))
 	client := ca.Client()
-	leaf, err := ca.Leaf(aTLS, "tally.test")
+	leaf, err := ca.LeafWithin(aTLS, "tally.test", 2*time.Minute)
 	if err != nil {
 		t.Fatalf("A's certificate: %v\n%s", err, a.logs.String())
 	}

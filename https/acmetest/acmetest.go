@@ -181,6 +181,23 @@ func (c *CA) Leaf(addr, name string) (*x509.Certificate, error) {
 	return conn.ConnectionState().PeerCertificates[0], nil
 }
 
+// LeafWithin is Leaf tried again until it succeeds or within has passed.
+// A handshake that arrives while a server is still ordering its first
+// certificate waits for it, and on a slow machine the server may close
+// the handshake before the order is done (Go's http.Server ends a
+// handshake at its ReadHeaderTimeout): the client, as a browser would,
+// tries again.
+func (c *CA) LeafWithin(addr, name string, within time.Duration) (*x509.Certificate, error) {
+	deadline := time.Now().Add(within)
+	for {
+		leaf, err := c.Leaf(addr, name)
+		if err == nil || time.Now().After(deadline) {
+			return leaf, err
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // logs is Pebble's log, kept for a failing test.
 type logs struct {
 	mu  sync.Mutex

@@ -51,7 +51,7 @@ func startSecureServer(t *testing.T) *secureServer {
 	go func() { _ = secure.ServeTLS(tlsL, "", "") }()
 	go func() { _ = plain.Serve(plainL) }()
 	t.Cleanup(func() { _ = secure.Close(); _ = plain.Close() })
-	leaf, err := ca.Leaf(tlsL.Addr().String(), "tally.test")
+	leaf, err := ca.LeafWithin(tlsL.Addr().String(), "tally.test", 2*time.Minute)
 	if err != nil {
 		t.Fatalf("the server's certificate from Pebble: %v", err)
 	}
