@@ -22,12 +22,7 @@ func pinApart(pm int) (string, error) {
 	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
 		return "", fmt.Errorf("--pin: read this process's CPUs: %w", err)
 	}
-	var cpus []int
-	for c := range cpuSetSize {
-		if allowed.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
+	cpus := cpuList(&allowed)
 	if len(cpus) < 2 {
 		return "", errors.New("--pin needs at least 2 CPUs, and this process may use 1")
 	}
@@ -49,6 +44,17 @@ func pinApart(pm int) (string, error) {
 
 // cpuSetSize is how many CPUs a unix.CPUSet holds (glibc's CPU_SETSIZE).
 const cpuSetSize = 1024
+
+// cpuList is the CPUs in s, in order.
+func cpuList(s *unix.CPUSet) []int {
+	var cpus []int
+	for c := range cpuSetSize {
+		if s.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus
+}
 
 // setAffinity puts every thread of process pid on cpus (Linux keeps a mask
 // for each thread; threads made later copy their maker's). A process that

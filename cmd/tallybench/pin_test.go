@@ -11,20 +11,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// allowedCPUs is /proc's list of the CPUs a process may run on.
-func allowedCPUs(t *testing.T, pid int) string {
+// cpusOf is the CPUs a process (its main thread) or a thread may run on.
+func cpusOf(t *testing.T, id int) unix.CPUSet {
 	t.Helper()
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		t.Fatal(err)
+	var got unix.CPUSet
+	if err := unix.SchedGetaffinity(id, &got); err != nil {
+		t.Fatalf("process or thread %d: %v", id, err)
 	}
-	for line := range strings.Lines(string(raw)) {
-		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	t.Fatalf("process %d: no Cpus_allowed_list", pid)
-	return ""
+	return got
 }
 
 // A process standing for the postmaster, with a child standing for a
@@ -68,16 +62,10 @@ func TestPinApartPutsTheDatabaseOnACPUOfItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := -1
-	for c := range cpuSetSize {
-		if before.IsSet(c) {
-			first = c
-			break
-		}
-	}
+	first := cpuList(&before)[0]
 	for _, pid := range []int{pm.Process.Pid, kids[0]} {
-		if got := allowedCPUs(t, pid); got != strconv.Itoa(first) {
-			t.Errorf("process %d may run on %q, want only CPU %d", pid, got, first)
+		if got := cpusOf(t, pid); got.Count() != 1 || !got.IsSet(first) {
+			t.Errorf("process %d may run on CPUs %v, want only CPU %d", pid, cpuList(&got), first)
 		}
 	}
 	later := exec.Command("sleep", "30")
@@ -97,17 +85,10 @@ func TestPinApartPutsTheDatabaseOnACPUOfItsOwn(t *testing.T) {
 		}
 	}
 	for _, id := range ids {
-		var got unix.CPUSet
-		if err := unix.SchedGetaffinity(id, &got); err != nil {
-			t.Fatalf("thread %d: %v", id, err)
+		if got := cpusOf(t, id); got.IsSet(first) || got.Count() != before.Count()-1 {
+			t.Errorf("thread %d may run on CPUs %v, want the %d others than the database's CPU %d",
+				id, cpuList(&got), before.Count()-1, first)
 		}
-		if got.IsSet(first) || got.Count() != before.Count()-1 {
-			t.Errorf("thread %d may run on %d CPUs (the database's CPU %d among them: %v), want the %d others",
-				id, got.Count(), first, got.IsSet(first), before.Count()-1)
-		}
-	}
-	if got := allowedCPUs(t, os.Getpid()); got == strconv.Itoa(first) {
-		t.Errorf("this process may run on %q, the database's CPU", got)
 	}
 	if !strings.Contains(said, "PostgreSQL on CPU "+strconv.Itoa(first)) {
 		t.Errorf("pinApart says %q", said)

@@ -53,13 +53,12 @@ func report(w io.Writer, run int, pg pgbenchResult, load loadResult) {
 			us(pg.CPU.postgres/time.Duration(n)), us(pg.ClientCPU/time.Duration(n)))
 	}
 	if requests > 0 && load.CPU.postgres > 0 {
+		pgRq, tallydRq := load.CPU.postgres/time.Duration(requests), load.CPU.tallyd/time.Duration(requests)
 		fmt.Fprintf(w, "  CPU per Tally request: PostgreSQL %s, tallyd %s, load generator %s\n",
-			us(load.CPU.postgres/time.Duration(requests)), us(load.CPU.tallyd/time.Duration(requests)),
-			us(load.CPU.bench/time.Duration(requests)))
+			us(pgRq), us(tallydRq), us(load.CPU.bench/time.Duration(requests)))
 		if n := len(pg.Latencies); n > 0 && pg.CPU.postgres > 0 && !load.Games {
 			fmt.Fprintf(w, "  CPU ratios: PostgreSQL ÷ pgbench's %.2f (target ≤ %.1f); tallyd %s (target ≤ %s)\n",
-				float64(load.CPU.postgres)/float64(requests)/(float64(pg.CPU.postgres)/float64(n)), targetPostgres,
-				us(load.CPU.tallyd/time.Duration(requests)), us(targetTallyd))
+				float64(pgRq)/float64(pg.CPU.postgres/time.Duration(n)), targetPostgres, us(tallydRq), us(targetTallyd))
 		}
 	}
 	if pg.TPS == 0 || pgp[2] == 0 {
