@@ -357,7 +357,10 @@ def render(rng, n, edge=False, blur=0.0, motion=0):
         side = fpx / np.linalg.norm(d.pos - cam.c)
         truth.append({'x': round(c[0] * TO_FRAME, 2), 'y': round(c[1] * TO_FRAME, 2), 'size': round(side * TO_FRAME, 2),
                       'face': 0 if d.edge else d.top, 'style': d.name})
-    return img, truth, {'table': kind, 'blur': blur, 'motion': motion}
+    # What the phone's accelerometer gives: the table's up direction in the
+    # camera's coordinates (x right, y down the frame, z along the view).
+    up = [float(cam.r[2]), float(-cam.u[2]), float(cam.f[2])]
+    return img, truth, {'table': kind, 'blur': blur, 'motion': motion, 'up': [round(v, 5) for v in up]}
 
 
 def post(img, rng, blur, motion):

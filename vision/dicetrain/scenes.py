@@ -201,11 +201,12 @@ def lamps(rng):
     return out
 
 
-def scene(rng, rest=False, tilts=False):
+def scene(rng, rest=False, tilts=False, camera=False):
     """scene draws one throw: a 320x240 BGR uint8 image and its labels;
     rest=True rests the cocked dice on the table (module doc). With tilts,
     it also gives each die's facing normal (facing(), in the labels' order);
-    the scene drawn is the same either way."""
+    with camera, last, the camera (solid.camera) it was drawn with. The
+    scene drawn is the same either way."""
     n = int(rng.choice([1, 2, 3, 4, 5, 5, 5, 5]))
     size = rng.uniform(16, 60)  # a die's side in pixels, in the frame's middle
     cam = solid.camera(rng, W, H, size)
@@ -248,9 +249,8 @@ def scene(rng, rest=False, tilts=False):
             u, v = solid.project(cam, d['centre'] + d['rot'] @ np.array([0, 0, 0.5]))
             labels.append((float(u), float(v), size_at(cam, d), d['top']))
     img, labels = finish(img, labels, rng)
-    if tilts:
-        return img, labels, [facing(cam, d, lab) for d, lab in zip(dice, before)]
-    return img, labels
+    out = (img, labels) + ((([facing(cam, d, lab) for d, lab in zip(dice, before)]),) if tilts else ())
+    return out + ((cam,) if camera else ())
 
 
 def facing(cam, d, label):

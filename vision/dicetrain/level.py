@@ -1,0 +1,304 @@
+"""level is a trial (session 9): the phone knows which way is down (its
+accelerometer), and the bar top is level, so the reader can look at every
+die as a camera held straight down over the table would see it. A flat
+die's top face then shows square, whatever the phone's tilt; a cocked die
+leans 26 degrees or more from that view. The crop a die is named from is
+cut through the homography that turns the camera about its centre until it
+looks along gravity (K R K^-1, with the focal length the reader assumes,
+tilt.FOCAL, as the phone's is not known), so the classifier no longer has
+to tell a cocked die from a flat one under a tilted camera: the tilt is
+taken out before it looks.
+
+    python3 -m dicetrain.level data [--scenes N]          level crops of the scenes4 scenes
+    python3 -m dicetrain.level train [--epochs E]          the classifier on them: classifier-level.pt
+    python3 -m dicetrain.level check [--classifier F]      the check's rule on held-out scenes, level crops
+
+The sensor is taken to be off by up to NOISE degrees (a phone's tilt, and a
+bar top not quite level); training and check both draw that error.
+"""
+
+import argparse
+import os
+import time
+from multiprocessing import Pool
+
+import numpy as np
+import torch
+
+import torch.nn.functional as F
+
+from dicetrain import check
+from dicetrain.data import CROP, EDGE, NODIE, half
+from dicetrain.scenes import H, W, scene, to_axis
+from dicetrain.tilt import FOCAL
+from dicetrain.train import BUILD, PART, Classifier, augment_colors, conv, normalize, trained
+
+NOISE = 3.0  # degrees: how far the gravity the reader is given may be off
+
+
+def gravity(cam, rng):
+    """gravity is the table's up normal in camera coordinates as the phone's
+    sensor gives it: the true one turned by up to NOISE degrees."""
+    up = cam['rot'] @ np.array([0.0, 0.0, 1.0])
+    e = rng.normal(0, 1, 3)
+    e -= e.dot(up) * up
+    e /= np.linalg.norm(e) + 1e-12
+    a = np.radians(rng.uniform(0, NOISE))
+    return up * np.cos(a) + e * np.sin(a)
+
+
+def homography(up, focal=FOCAL):
+    """homography maps the frame's pixels to the level view's: the camera
+    turned about its centre by the least rotation that makes it look along
+    -up (straight down on the table)."""
+    k = np.array([[focal, 0, W / 2], [0, focal, H / 2], [0, 0, 1.0]])
+    down = -np.asarray(up, np.float64)
+    return k @ to_axis(down / np.linalg.norm(down)) @ np.linalg.inv(k)
+
+
+def to_level(hm, x, y):
+    p = hm @ np.array([x, y, 1.0])
+    return p[0] / p[2], p[1] / p[2]
+
+
+def scale_at(hm, x, y, e=0.5):
+    """scale_at is how much the level view enlarges lengths near (x, y)."""
+    a = np.array(to_level(hm, x + e, y)) - np.array(to_level(hm, x - e, y))
+    b = np.array(to_level(hm, x, y + e)) - np.array(to_level(hm, x, y - e))
+    return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0]))) / (2 * e)
+
+
+def canon(hm, x, y, focal=FOCAL):
+    """canon is how the level view sees (x, y): the crop angle that puts
+    the direction away from the point straight below the camera at the
+    crop's top (where a flat die's sides show), and how oblique the ray to
+    it is (radians from straight down)."""
+    lx, ly = to_level(hm, x, y)
+    rx, ry = lx - W / 2, ly - H / 2
+    return float(np.arctan2(rx, -ry)), float(np.arctan(np.hypot(rx, ry) / focal))
+
+
+def crop(img, hm, x, y, side, angle=0.0, n=32):
+    """crop is data.crop in the level view: an n x n patch of side `side`
+    (frame pixels at (x, y)) centred on (x, y)'s level point, each sample
+    taken back through the homography to the frame and read bilinearly,
+    with the frame's pixel centres at integer + 0.5."""
+    lx, ly = to_level(hm, x, y)
+    s = side * scale_at(hm, x, y)
+    t = (np.arange(n, dtype=np.float64) + 0.5) / n - 0.5
+    gx, gy = np.meshgrid(t * s, t * s)
+    c, si = np.cos(angle), np.sin(angle)
+    px, py = lx + c * gx - si * gy, ly + si * gx + c * gy
+    inv = np.linalg.inv(hm)
+    q = inv @ np.stack([px.ravel(), py.ravel(), np.ones(px.size)])
+    fx_, fy_ = (q[0] / q[2]).reshape(n, n) - 0.5, (q[1] / q[2]).reshape(n, n) - 0.5
+    x0 = np.clip(np.floor(fx_).astype(int), 0, img.shape[1] - 1)
+    y0 = np.clip(np.floor(fy_).astype(int), 0, img.shape[0] - 1)
+    x1 = np.clip(x0 + 1, 0, img.shape[1] - 1)
+    y1 = np.clip(y0 + 1, 0, img.shape[0] - 1)
+    wx = np.clip(fx_ - np.floor(fx_), 0, 1)[..., None].astype(np.float32)
+    wy = np.clip(fy_ - np.floor(fy_), 0, 1)[..., None].astype(np.float32)
+    top = img[y0, x0] * (1 - wx) + img[y0, x1] * wx
+    bot = img[y1, x0] * (1 - wx) + img[y1, x1] * wx
+    return (top * (1 - wy) + bot * wy).astype(np.uint8)
+
+
+def examples(seed, crops_per_die=6):
+    """examples is data.examples for the classifier, cut in the level view
+    of a resting-cocked-dice scene (the scenes4 parts' scenes); the sensor's
+    error comes from a stream of its own, so the scene is the same."""
+    rng = np.random.default_rng(seed)
+    img, labels, cam = scene(rng, rest=True, camera=True)
+    hm = homography(gravity(cam, np.random.default_rng([seed, 7])))
+    rgb = img[..., ::-1].astype(np.float32)
+    xs, ys = [], []
+    sizes = [s for *_, s, _ in labels] or [30.0]
+    obs = []
+    turn = np.random.default_rng([seed, 8])  # the crops' turns: a stream of their own
+    for x, y, s, f in labels:
+        for _ in range(crops_per_die):
+            ex, ey = rng.normal(0, 0.09 * s, 2)
+            side = s * CROP * rng.uniform(0.85, 1.15)
+            rng.uniform(0, 2 * np.pi)  # the turn data.examples draws, kept so the stream stays the same
+            a, ob = canon(hm, x + ex, y + ey)
+            xs.append(crop(rgb, hm, x + ex, y + ey, side, a + turn.normal(0, 0.1)))
+            ys.append(EDGE if f == 0 else f - 1)
+            obs.append(ob)
+    for k in range(3):
+        s = float(rng.choice(sizes)) * rng.uniform(0.8, 1.2)
+        for _ in range(20):
+            if k < 2 or not labels:
+                x, y = rng.uniform(0, W), rng.uniform(0, H)
+            else:
+                lx, ly, ls, _ = labels[rng.integers(0, len(labels))]
+                a = rng.uniform(0, 2 * np.pi)
+                d = ls * rng.uniform(0.6, 0.85)
+                x, y = lx + d * np.cos(a), ly + d * np.sin(a)
+            if all(np.hypot(x - lx, y - ly) > 0.55 * ls for lx, ly, ls, _ in labels):
+                rng.uniform(0, 2 * np.pi)
+                a, ob = canon(hm, x, y)
+                xs.append(crop(rgb, hm, x, y, s * CROP, a + turn.normal(0, 0.1)))
+                ys.append(NODIE)
+                obs.append(ob)
+                break
+    return xs, ys, obs
+
+
+def level_part(first, scenes):
+    return os.path.join(BUILD, f'level2-{first}-{first + min(PART, scenes - first)}.npz')
+
+
+def draw(scenes, procs):
+    for first in range(0, scenes, PART):
+        path = level_part(first, scenes)
+        if os.path.exists(path):
+            continue
+        t = time.time()
+        n = min(PART, scenes - first)
+        with Pool(procs) as pool:
+            out = pool.map(examples, range(first, first + n), chunksize=16)
+        xs = np.stack([c for o in out for c in o[0]])
+        ys = np.array([y for o in out for y in o[1]])
+        obs = np.array([v for o in out for v in o[2]], np.float32)
+        np.savez(path, xs=xs, ys=ys, obs=obs)
+        print(f'{path}: {n} scenes, {len(xs)} crops in {time.time() - t:.0f}s', flush=True)
+
+
+def held_out(seed):
+    img, labels, normals, cam = scene(np.random.default_rng(seed), True, tilts=True, camera=True)
+    return img[..., ::-1].astype(np.float32), labels, normals, homography(gravity(cam, np.random.default_rng([seed, 7])))
+
+
+def classifier(wide=False):
+    """classifier is train.Classifier with a fourth input plane: how
+    oblique the ray to the die is (canon), the same value everywhere; wide,
+    with channels 16-32-48 and a dense layer of 48 (session 5's wider one)."""
+    net = Classifier()
+    if wide:
+        net.body = torch.nn.Sequential(conv(4, 16), torch.nn.MaxPool2d(2), conv(16, 32), torch.nn.MaxPool2d(2),
+                                       conv(32, 48), torch.nn.MaxPool2d(2))
+        net.fc1 = torch.nn.Linear(48 * 16, 48)
+        net.fc2 = torch.nn.Linear(48, 8)
+    else:
+        net.body[0][0] = torch.nn.Conv2d(4, 12, 3, 1, 1, bias=False)
+    return net
+
+
+def inputs(x, obs):
+    """inputs are the network's input: the crops normalized as the browser
+    does, and the obliqueness plane (2 x radians)."""
+    x = normalize(x)
+    plane = (2 * torch.as_tensor(obs, dtype=torch.float32))[:, None, None, None].expand(-1, 1, *x.shape[2:])
+    return torch.cat([x, plane], 1)
+
+
+def train(net, xs, ys, obs, epochs):
+    """train is train.train_classifier with the obliqueness plane."""
+    x = torch.from_numpy(xs).permute(0, 3, 1, 2).contiguous()
+    y = torch.from_numpy(ys).long()
+    ob = torch.from_numpy(obs)
+    nval = len(x) // 20
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    bs = 128
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(x) - nval) // bs))
+    gen = torch.Generator().manual_seed(2)
+    for ep in range(epochs):
+        net.train()
+        order = torch.randperm(len(x) - nval, generator=gen) + nval
+        tot, t0 = 0.0, time.time()
+        for b in range((len(x) - nval) // bs):
+            i = order[b * bs:(b + 1) * bs]
+            xb = x[i].float()
+            if torch.rand(1, generator=gen) < 0.5:
+                xb = xb.flip(3)  # mirrored about the crop's up-down axis: the view stays canonical
+            xb = inputs(augment_colors(xb, gen).clamp(0, 255), ob[i])
+            loss = F.cross_entropy(net(xb), y[i], label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item()
+        net.eval()
+        with torch.no_grad():
+            pred = net(inputs(x[:nval], ob[:nval])).argmax(1)
+        wrong = pred != y[:nval]
+        cocked = y[:nval] == EDGE
+        print(f'classifier epoch {ep + 1}/{epochs} loss {tot / ((len(x) - nval) // bs):.4f} held-out error '
+              f'{wrong.float().mean().item():.4f}, cocked named on edge {(~wrong[cocked]).float().mean().item():.3f} '
+              f'({time.time() - t0:.0f}s)', flush=True)
+
+
+def readings(det, cls, scenes):
+    """readings is check.readings with each die cut in the level view."""
+    counted = {s: 0 for s in check.SEENS}
+    reads = {s: [] for s in check.SEENS}
+    with torch.no_grad():
+        x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, *_ in scenes])
+        outs = det(normalize(x)).numpy()
+    for (img, labels, _, hm), out in zip(scenes, outs):
+        flat = [lab for lab in labels if lab[3] > 0]
+        for s in check.SEENS:
+            found = check.peaks(out, s)
+            if not found:
+                counted[s] += not labels
+                continue
+            cuts = [canon(hm, x, y) for x, y, *_ in found]
+            xs = [crop(img, hm, x, y, size * CROP, a) for (x, y, size, _), (a, _) in zip(found, cuts)]
+            with torch.no_grad():
+                logits = cls(inputs(torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2), [ob for _, ob in cuts]))
+            p = torch.softmax(logits, 1).numpy()
+            best = p.argmax(1)
+            dice = [(f, b, p[i, b]) for i, (f, b) in enumerate(zip(found, best)) if b != NODIE]
+            if len(dice) != len(labels):
+                continue
+            counted[s] += 1
+            if any(b == EDGE for _, b, _ in dice):
+                continue
+            least = min(q for *_, q in dice)
+            if len(flat) != len(labels):
+                reads[s].append((False, least, True, 0, 0, 0, len(dice)))
+                continue
+            ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
+                     for f, b, _ in dice)
+            reads[s].append((ok, least, False, 0, 0, 0, len(dice)))
+    return counted, reads
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('step', choices=['data', 'train', 'check'])
+    ap.add_argument('--scenes', type=int, default=9000)
+    ap.add_argument('--epochs', type=int, default=8)
+    ap.add_argument('--procs', type=int, default=2)
+    ap.add_argument('--classifier', default='classifier-level.pt')
+    ap.add_argument('--held-out', type=int, default=400)
+    ap.add_argument('--wide', action='store_true', help='channels 16-32-48, dense 48')
+    a = ap.parse_args()
+    torch.manual_seed(0)
+    if a.step == 'data':
+        draw(a.scenes, a.procs)
+    elif a.step == 'train':
+        parts = [np.load(level_part(first, a.scenes)) for first in range(0, a.scenes, PART)]
+        xs, ys, obs = (np.concatenate([p[k] for p in parts]) for k in ('xs', 'ys', 'obs'))
+        net = classifier(a.wide)
+        train(net, xs, ys, obs, a.epochs)
+        torch.save(net.state_dict(), os.path.join(BUILD, a.classifier))
+    else:
+        det = trained()[0]
+        cls = classifier(a.wide)
+        cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
+        cls.eval()
+        with Pool(a.procs) as pool:
+            scenes = pool.map(held_out, range(check.HELD_OUT, check.HELD_OUT + a.held_out), chunksize=8)
+        counted, reads = readings(det, cls, scenes)
+        seen = max(check.SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
+        sure, _ = check.choose(reads[seen], [1.0])
+        for q in check.SURES + [0.99]:  # 0.99 is printed, never chosen
+            got = [(r[0], r[2]) for r in reads[seen] if r[1] >= q]
+            print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
+                  f'{sum(c for _, c in got)} wrong for a cocked die read as a face', flush=True)
+        print(f'dice counted right at SEEN {seen}: {counted[seen]} of {len(scenes)}; the rule picks SURE {sure}')
+
+
+if __name__ == '__main__':
+    main()
