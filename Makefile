@@ -125,10 +125,11 @@ chromium:
 # dice-model trains the camera's dice reader and writes the app's model,
 # api/web/app/dice.bin (vision/README.md): it draws the training scenes
 # (DICE_SCENES, about 225 MB for each 1500, drawn once into vision/build/
-# and kept: the detector's with cocked dice floating, the classifier's with
-# them resting on the table, --rest), trains the centre detector and the
-# face classifier side by side, picks the reader's thresholds on held-out
-# training scenes (dicetrain.check) and exports all of it. Not part of test.
+# and kept: the detector's with cocked dice floating; the classifier's with
+# them resting on the table, each die cut in the level view, dicetrain.level),
+# trains the centre detector and the face classifier side by side, picks
+# the reader's thresholds on held-out training scenes (dicetrain.level
+# check, check.py's rule) and exports all of it. Not part of test.
 PYTHON ?= /usr/bin/python3
 DICE_SCENES ?= 9000
 DICE_DETECTOR_EPOCHS ?= 24
@@ -136,11 +137,11 @@ DICE_CLASSIFIER_SCENES ?= 9000
 DICE_CLASSIFIER_EPOCHS ?= 8
 dice-model: vision-python
 	cd vision && $(PYTHON) -m dicetrain.train data --scenes $(DICE_SCENES)
-	cd vision && $(PYTHON) -m dicetrain.train data --rest --scenes $(DICE_CLASSIFIER_SCENES)
-	cd vision && { $(PYTHON) -m dicetrain.train classifier --rest --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
+	cd vision && $(PYTHON) -m dicetrain.level data --scenes $(DICE_CLASSIFIER_SCENES)
+	cd vision && { $(PYTHON) -m dicetrain.level train --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
 		$(PYTHON) -m dicetrain.train detector --scenes $(DICE_SCENES) --epochs $(DICE_DETECTOR_EPOCHS) & d=$$!; wait $$c && wait $$d; }
-	cd vision && $(PYTHON) -m dicetrain.check
-	cd vision && $(PYTHON) -m dicetrain.train export ../api/web/app/dice.bin
+	cd vision && $(PYTHON) -m dicetrain.level check
+	cd vision && $(PYTHON) -m dicetrain.level export ../api/web/app/dice.bin
 
 # dice-eval measures the reader as the app runs it, in headless Chromium, on
 # test throws that a ray tracer draws (vision/dicetest, made once into

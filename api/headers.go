@@ -29,7 +29,9 @@ var contentSecurityPolicy = strings.Join([]string{
 
 // permissionsPolicy allows the powerful features the app uses, for its own
 // pages only: the screen kept on during a round (awake.js), the clipboard
-// for a night's results (share.js), and the camera, for reading dice. Every
+// for a night's results (share.js), and the camera with the motion sensor
+// (accelerometer and gyroscope: deviceorientation), for reading dice as
+// from straight above the table (camera.js, level.js). Every
 // other feature that could reach a player's location, microphone, money or
 // devices is refused outright. Only features that browsers know are named,
 // since a browser logs an error for every one it does not: not vibrate,
@@ -40,12 +42,12 @@ var permissionsPolicy = strings.Join([]string{
 	"camera=(self)",
 	"screen-wake-lock=(self)",
 	"clipboard-write=(self)",
-	"accelerometer=()",
+	"accelerometer=(self)",
+	"gyroscope=(self)",
 	"clipboard-read=()",
 	"display-capture=()",
 	"fullscreen=()",
 	"geolocation=()",
-	"gyroscope=()",
 	"hid=()",
 	"idle-detection=()",
 	"magnetometer=()",

@@ -49,6 +49,9 @@ type throw struct {
 	Table  string  `json:"table"`
 	Blur   float64 `json:"blur"`
 	Motion int     `json:"motion"`
+	// Up is the table's up direction in the camera's coordinates, as the
+	// phone's motion sensor gives it to the reader (dicetest/render.py).
+	Up []float64 `json:"up"`
 }
 
 type die struct {
@@ -77,14 +80,14 @@ const page = `<!doctype html><meta charset="utf-8"><title>dice eval</title><scri
 const runJS = `import { loadModel, grab, read } from '/app/dicereader.js';
 const model = loadModel('/app/dice.bin');
 const canvas = document.createElement('canvas');
-window.evalOne = async (file, expect) => {
+window.evalOne = async (file, expect, up) => {
   const m = await model;
   const img = new Image();
   img.src = '/eval/set/' + file;
   await img.decode();
   const t0 = performance.now();
   const frame = grab(img, img.naturalWidth, img.naturalHeight, canvas);
-  const r = read(m, frame, expect);
+  const r = read(m, frame, expect, up);
   const ms = performance.now() - t0;
   return { ok: r.ok, faces: r.faces, reason: r.reason, ms, dice: r.dice.map((d) => ({ x: d.x, y: d.y, face: d.face, sure: d.sure })) };
 };
@@ -194,7 +197,7 @@ func browser() (context.Context, context.CancelFunc) {
 func readOne(ctx context.Context, t throw) reading {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	r, err := chromedp.Run(ctx, chromedp.Evaluate[reading](fmt.Sprintf("evalOne(%q, %d)", t.File, t.Expect), chromedp.EvalAwaitPromise))
+	r, err := chromedp.Run(ctx, chromedp.Evaluate[reading](fmt.Sprintf("evalOne(%q, %d, %s)", t.File, t.Expect, upJS(t.Up)), chromedp.EvalAwaitPromise))
 	if err != nil {
 		log.Fatalf("%s: %v", t.File, err)
 	}
@@ -228,4 +231,13 @@ func right(t throw, r reading) (diceRight int, whole bool) {
 	slices.Sort(want)
 	slices.Sort(got)
 	return diceRight, slices.Equal(want, got) && diceRight == len(t.Dice)
+}
+
+// upJS is a throw's up direction as the page's read takes it: the sensor's
+// reading, or undefined (the phone held flat) for a set drawn without one.
+func upJS(up []float64) string {
+	if len(up) != 3 {
+		return "undefined"
+	}
+	return fmt.Sprintf("[%g, %g, %g]", up[0], up[1], up[2])
 }

@@ -1,23 +1,33 @@
-"""level is a trial (session 9): the phone knows which way is down (its
-accelerometer), and the bar top is level, so the reader can look at every
-die as a camera held straight down over the table would see it. A flat
-die's top face then shows square, whatever the phone's tilt; a cocked die
-leans 26 degrees or more from that view. The crop a die is named from is
-cut through the homography that turns the camera about its centre until it
-looks along gravity (K R K^-1, with the focal length the reader assumes,
-tilt.FOCAL, as the phone's is not known), so the classifier no longer has
-to tell a cocked die from a flat one under a tilted camera: the tilt is
-taken out before it looks.
+"""level makes the classifier the app reads faces with (session 9): the
+phone knows which way is down (its motion sensor) and a bar top is level,
+so each die is looked at as a camera held straight down over the table
+would see it. A flat die's top face then shows square whatever the phone's
+tilt, and a cocked die does not: the one cue no earlier classifier had
+(BENCHMARKS.md, "The level view"; vision/README.md says how the phone
+does the same, api/web/app/level.js).
 
-    python3 -m dicetrain.level data [--scenes N]          level crops of the scenes4 scenes
-    python3 -m dicetrain.level train [--epochs E]          the classifier on them: classifier-level.pt
-    python3 -m dicetrain.level check [--classifier F]      the check's rule on held-out scenes, level crops
+Each crop is cut through the homography that turns the camera about its
+centre until it looks along gravity (K R K^-1, with the focal length the
+reader assumes, tilt.FOCAL, as the phone's is not known), turned so that
+the direction away from the point straight below the camera is at the
+crop's top (a flat die's sides then show at its foot), and the network is
+told how oblique the ray to the die is, as a fourth input plane. The
+detector is train.py's, unchanged.
 
-The sensor is taken to be off by up to NOISE degrees (a phone's tilt, and a
-bar top not quite level); training and check both draw that error.
+    python3 -m dicetrain.level data [--scenes N]      level crops of the scenes4 scenes (level-*.npz)
+    python3 -m dicetrain.level train [--epochs E]     the classifier on them: classifier-level.pt
+    python3 -m dicetrain.level check                  the check's rule (check.py) on held-out scenes, level
+                                                      crops: thresholds-level.json
+    python3 -m dicetrain.level export OUT             the detector and this classifier, as dice.bin
+
+--wide trains and reads session 5's wider layers instead (channels 16-32-48,
+dense 48: more throws read, over the time a reading may take). The sensor
+is taken to be off by up to NOISE degrees (a phone's, and a bar top not
+quite level); training and the check both draw that error.
 """
 
 import argparse
+import json
 import os
 import time
 from multiprocessing import Pool
@@ -31,9 +41,10 @@ from dicetrain import check
 from dicetrain.data import CROP, EDGE, NODIE, half
 from dicetrain.scenes import H, W, scene, to_axis
 from dicetrain.tilt import FOCAL
-from dicetrain.train import BUILD, PART, Classifier, augment_colors, conv, normalize, trained
+from dicetrain.train import BUILD, PART, Classifier, augment_colors, conv, export, normalize, trained
 
 NOISE = 3.0  # degrees: how far the gravity the reader is given may be off
+PLANE = 2.0  # the fourth plane's value: PLANE x the ray's obliqueness in radians
 
 
 def gravity(cam, rng):
@@ -145,7 +156,7 @@ def examples(seed, crops_per_die=6):
 
 
 def level_part(first, scenes):
-    return os.path.join(BUILD, f'level2-{first}-{first + min(PART, scenes - first)}.npz')
+    return os.path.join(BUILD, f'level-{first}-{first + min(PART, scenes - first)}.npz')
 
 
 def draw(scenes, procs):
@@ -186,9 +197,9 @@ def classifier(wide=False):
 
 def inputs(x, obs):
     """inputs are the network's input: the crops normalized as the browser
-    does, and the obliqueness plane (2 x radians)."""
+    does, and the obliqueness plane (PLANE x radians)."""
     x = normalize(x)
-    plane = (2 * torch.as_tensor(obs, dtype=torch.float32))[:, None, None, None].expand(-1, 1, *x.shape[2:])
+    plane = (PLANE * torch.as_tensor(obs, dtype=torch.float32))[:, None, None, None].expand(-1, 1, *x.shape[2:])
     return torch.cat([x, plane], 1)
 
 
@@ -266,7 +277,8 @@ def readings(det, cls, scenes):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('step', choices=['data', 'train', 'check'])
+    ap.add_argument('step', choices=['data', 'train', 'check', 'export'])
+    ap.add_argument('out', nargs='?')
     ap.add_argument('--scenes', type=int, default=9000)
     ap.add_argument('--epochs', type=int, default=8)
     ap.add_argument('--procs', type=int, default=2)
@@ -283,6 +295,12 @@ def main():
         net = classifier(a.wide)
         train(net, xs, ys, obs, a.epochs)
         torch.save(net.state_dict(), os.path.join(BUILD, a.classifier))
+    elif a.step == 'export':
+        det = trained()[0]
+        cls = classifier(a.wide)
+        cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
+        cls.eval()
+        export(det, cls, a.out, 'thresholds-level.json', {'level': {'focal': FOCAL, 'plane': PLANE}})
     else:
         det = trained()[0]
         cls = classifier(a.wide)
@@ -298,6 +316,8 @@ def main():
             print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
                   f'{sum(c for _, c in got)} wrong for a cocked die read as a face', flush=True)
         print(f'dice counted right at SEEN {seen}: {counted[seen]} of {len(scenes)}; the rule picks SURE {sure}')
+        with open(os.path.join(BUILD, 'thresholds-level.json'), 'w') as f:
+            json.dump({'seen': seen, 'sure': sure, 'scenes': len(scenes)}, f)
 
 
 if __name__ == '__main__':

@@ -199,8 +199,9 @@ def fold(seq):
     return out
 
 
-def export(det, cls, path):
-    """export writes both networks to the model file (module doc)."""
+def export(det, cls, path, thresholds='thresholds.json', extra=None):
+    """export writes both networks to the model file (module doc), with
+    the thresholds a check chose and any `extra` header fields."""
     layers, blobs, off = [], [], 0
 
     def put(name, kind, w, b, **kw):
@@ -223,12 +224,12 @@ def export(det, cls, path):
     put('classifier', 'dense', cls.fc1.weight, cls.fc1.bias, relu=True)
     put('classifier', 'dense', cls.fc2.weight, cls.fc2.bias, relu=False)
     limits = {}
-    if os.path.exists(os.path.join(BUILD, 'thresholds.json')):  # check.py's choice
-        with open(os.path.join(BUILD, 'thresholds.json')) as f:
+    if os.path.exists(os.path.join(BUILD, thresholds)):  # check.py's (or level.py's) choice
+        with open(os.path.join(BUILD, thresholds)) as f:
             t = json.load(f)
         limits = {'seen': t['seen'], 'sure': t['sure']}
     header = json.dumps({'layers': layers, 'cell': CELL, 'crop': CROP, 'cropSize': 32, **limits,
-                         'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none']}).encode()
+                         'classes': ['1', '2', '3', '4', '5', '6', 'edge', 'none'], **(extra or {})}).encode()
     header += b' ' * (-len(header) % 2)  # float16 data starts on an even byte
     data = np.concatenate(blobs).astype('<f2').tobytes()
     with open(path, 'wb') as f:

@@ -11,7 +11,8 @@
 // frame) it says so about and leaves the tray alone.
 
 import { h } from './dom.js';
-import { FRAME, grab, loadModel, read } from './dicereader.js';
+import { FLAT, FRAME, grab, loadModel, read } from './dicereader.js';
+import { upFromOrientation } from './level.js';
 
 /** @type {Promise<import('./dicereader.js').Model> | null} */
 let model = null;
@@ -71,6 +72,7 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
   const c = { entry, need, onChange, panel, video: /** @type {HTMLVideoElement} */ (video),
     still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', misses: 0, done: false, gone: 0 };
   cam = c;
+  watchTilt();
   const loading = model || loadModel().catch((err) => { model = null; throw err; });
   model = loading;
   navigator.mediaDevices.getUserMedia({ audio: false,
@@ -104,7 +106,8 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
   const v = c.video;
   if (v.videoWidth && c.panel.isConnected) {
     const frame = grab(v, v.videoWidth, v.videoHeight, work());
-    const r = read(m, frame, c.need);
+    c.panel.dataset.up = tilt ? 'sensor' : 'flat';
+    const r = read(m, frame, c.need, up());
     c.panel.dataset.reads = String(Number(c.panel.dataset.reads || 0) + 1);
     if (r.ok) {
       const key = r.faces.join(' ');
@@ -178,9 +181,41 @@ function stop() {
 }
 
 function release(/** @type {NonNullable<typeof cam>} */ c) {
+  window.removeEventListener('deviceorientation', onTilt);
+  tilt = null;
   if (c.stream) c.stream.getTracks().forEach((t) => t.stop());
   c.stream = null;
   c.video.srcObject = null;
+}
+
+// The phone's tilt from its motion sensor, while the camera is open: the
+// reader looks at the dice as from straight above the table (level.js).
+// A phone with no sensor, or whose owner did not allow it, is taken to be
+// held flat over the dice.
+/** @type {{beta: number, gamma: number} | null} */
+let tilt = null;
+
+function onTilt(/** @type {DeviceOrientationEvent} */ e) {
+  tilt = e.beta === null || e.gamma === null ? null : { beta: e.beta, gamma: e.gamma };
+}
+
+// watchTilt listens to the motion sensor; on an iPhone it asks first, which
+// it may only do in the tap that opened the camera.
+function watchTilt() {
+  const ask = /** @type {{requestPermission?: () => Promise<string>}} */ (
+    /** @type {unknown} */ (window.DeviceOrientationEvent || {})).requestPermission;
+  const start = () => window.addEventListener('deviceorientation', onTilt);
+  if (typeof ask !== 'function') {
+    start();
+    return;
+  }
+  ask.call(window.DeviceOrientationEvent).then((s) => { if (s === 'granted') start(); }).catch(() => {});
+}
+
+// up is the table's up direction in the camera's coordinates, as read() takes it.
+function up() {
+  if (!tilt) return FLAT;
+  return upFromOrientation(tilt.beta, tilt.gamma, screen.orientation ? screen.orientation.angle : 0);
 }
 
 /** @type {HTMLCanvasElement | null} */

@@ -9,6 +9,8 @@
 // It refuses rather than guesses: when it finds more or fewer dice than
 // the throw has, a die on edge, or a die it cannot name with confidence.
 
+import { canon, levelCrop, levelView } from './level.js';
+
 /** FRAME is the size every frame is read at: 4:3, as phone cameras give. */
 export const FRAME = { width: 320, height: 240 };
 
@@ -24,7 +26,7 @@ const SEEN = 0.3;
  *   stride?: number, dil?: number, relu?: boolean, weights?: Float32Array, bias?: Float32Array,
  *   kernel?: Float32Array}} Layer
  * @typedef {{detector: Layer[], classifier: Layer[], cell: number, crop: number, cropSize: number,
- *   seen: number, sure: number}} Model
+ *   seen: number, sure: number, level: {focal: number, plane: number} | null}} Model
  * @typedef {{x: number, y: number, size: number, face: number, sure: number, edge: boolean}} Die
  * @typedef {{ok: boolean, faces: number[], dice: Die[], reason: string}} Reading
  */
@@ -47,7 +49,7 @@ export function parseModel(/** @type {ArrayBuffer} */ buf) {
   for (let i = 0; i < half.length; i++) all[i] = fromHalf(half[i]);
   /** @type {Model} */
   const model = { detector: [], classifier: [], cell: head.cell, crop: head.crop, cropSize: head.cropSize,
-    seen: head.seen || SEEN, sure: head.sure || SURE };
+    seen: head.seen || SEEN, sure: head.sure || SURE, level: head.level || null };
   for (const l of head.layers) {
     if (l.shape) {
       const n = l.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, 1);
@@ -92,15 +94,21 @@ export function grab(source, width, height, canvas) {
   return ctx.getImageData(0, 0, FRAME.width, FRAME.height);
 }
 
+/** FLAT is the table's up direction when the phone is held flat over it. */
+export const FLAT = [0, 0, -1];
+
 /**
  * read finds the dice in a frame (ImageData at FRAME's size) and reads
- * them, expecting `expect` dice.
+ * them, expecting `expect` dice; `up` is the table's up direction in the
+ * camera's coordinates (level.js), from the phone's motion sensor, or FLAT
+ * when the phone has none.
  * @param {Model} model
  * @param {ImageData} image
  * @param {number} expect
+ * @param {number[]} [up]
  * @returns {Reading}
  */
-export function read(model, image, expect) {
+export function read(model, image, expect, up = FLAT) {
   const { width, height, data } = image;
   const rgb = new Float32Array(width * height * 3);
   for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
@@ -109,10 +117,12 @@ export function read(model, image, expect) {
     rgb[j + 2] = data[i + 2];
   }
   const found = centres(model, rgb, width, height);
+  const view = model.level ? levelView(up, model.level.focal, width, height) : null;
   /** @type {Die[]} */
   const dice = [];
   for (const c of found) {
-    const p = classify(model, cropAt(rgb, width, height, c.x, c.y, c.size * model.crop, model.cropSize));
+    const p = view ? classifyLevel(model, view, rgb, width, height, c)
+      : classify(model, cropAt(rgb, width, height, c.x, c.y, c.size * model.crop, model.cropSize));
     let best = 0;
     for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
     if (best === 7) continue; // no die after all
@@ -218,12 +228,40 @@ function cropAt(/** @type {Float32Array} */ rgb, /** @type {number} */ width, /*
 /** classify returns the classifier's probabilities for a crop. */
 function classify(/** @type {Model} */ model, /** @type {Float32Array} */ crop) {
   normalize(crop);
-  const out = run(model.classifier, crop, model.cropSize, model.cropSize).data;
+  return softmax(run(model.classifier, crop, model.cropSize, model.cropSize).data);
+}
+
+/** softmax turns a network's logits into probabilities. */
+function softmax(/** @type {Float32Array} */ out) {
   let m = -Infinity;
   for (const v of out) m = Math.max(m, v);
   const e = Array.from(out, (v) => Math.exp(v - m));
   const s = e.reduce((a, b) => a + b, 0);
   return e.map((v) => v / s);
+}
+
+/**
+ * classifyLevel names a die from its crop in the level view, turned as the
+ * model learned (level.js), with the ray's obliqueness as a fourth plane.
+ * @param {Model} model
+ * @param {import('./level.js').View} view
+ * @param {Float32Array} rgb
+ * @param {number} width
+ * @param {number} height
+ * @param {{x: number, y: number, size: number}} c
+ */
+function classifyLevel(model, view, rgb, width, height, c) {
+  const { angle, oblique } = canon(view, c.x, c.y);
+  const n = model.cropSize;
+  const crop = levelCrop(rgb, width, height, view, c.x, c.y, c.size * model.crop, angle, n);
+  normalize(crop);
+  const x = new Float32Array(n * n * 4);
+  const plane = (model.level ? model.level.plane : 0) * oblique;
+  for (let i = 0; i < n * n; i++) {
+    x.set(crop.subarray(i * 3, i * 3 + 3), i * 4);
+    x[i * 4 + 3] = plane;
+  }
+  return softmax(run(model.classifier, x, n, n).data);
 }
 
 /** normalize brings an image to mean 0 and sd 1 (plus a floor), in place. */
