@@ -75,6 +75,27 @@ def heat_target(labels):
     return heat, size, mask, edge
 
 
+def no_dice(rng, labels, sizes):
+    """no_dice picks where the classifier's "no die" crops are cut: twice
+    the background, once half a die (a detector's near miss), each (x, y,
+    side, turn) clear of every die; the same draws for every caller."""
+    out = []
+    for k in range(3):
+        s = float(rng.choice(sizes)) * rng.uniform(0.8, 1.2)
+        for _ in range(20):
+            if k < 2 or not labels:
+                x, y = rng.uniform(0, W), rng.uniform(0, H)
+            else:
+                lx, ly, ls, _ = labels[rng.integers(0, len(labels))]
+                a = rng.uniform(0, 2 * np.pi)
+                d = ls * rng.uniform(0.6, 0.85)
+                x, y = lx + d * np.cos(a), ly + d * np.sin(a)
+            if all(np.hypot(x - lx, y - ly) > 0.55 * ls for lx, ly, ls, _ in labels):
+                out.append((x, y, s * CROP, rng.uniform(0, 2 * np.pi)))
+                break
+    return out
+
+
 def examples(seed, crops_per_die=6, rest=False, tilts=False):
     """examples draws one scene (scenes.scene's rest); it returns the
     detector's examples and the crops; with tilts, also each crop's facing
@@ -98,22 +119,10 @@ def examples(seed, crops_per_die=6, rest=False, tilts=False):
             if normals:  # an image direction d shows in the crop turned by -a
                 nx, ny = normals[0][k]
                 ts.append((np.cos(a) * nx + np.sin(a) * ny, -np.sin(a) * nx + np.cos(a) * ny))
-    # Not a die: background, and half a die (a detector's near miss).
-    for k in range(3):
-        s = float(rng.choice(sizes)) * rng.uniform(0.8, 1.2)
-        for _ in range(20):
-            if k < 2 or not labels:
-                x, y = rng.uniform(0, W), rng.uniform(0, H)
-            else:
-                lx, ly, ls, _ = labels[rng.integers(0, len(labels))]
-                a = rng.uniform(0, 2 * np.pi)
-                d = ls * rng.uniform(0.6, 0.85)
-                x, y = lx + d * np.cos(a), ly + d * np.sin(a)
-            if all(np.hypot(x - lx, y - ly) > 0.55 * ls for lx, ly, ls, _ in labels):
-                xs.append(crop(rgb, x, y, s * CROP, rng.uniform(0, 2 * np.pi)))
-                ys.append(NODIE)
-                ts.append((np.nan, np.nan))
-                break
+    for x, y, side, a in no_dice(rng, labels, sizes):
+        xs.append(crop(rgb, x, y, side, a))
+        ys.append(NODIE)
+        ts.append((np.nan, np.nan))
     if tilts:
         return det, heat, size, mask, edge, xs, ys, ts
     return det, heat, size, mask, edge, xs, ys

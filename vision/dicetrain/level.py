@@ -36,13 +36,12 @@ from multiprocessing import Pool
 import numpy as np
 import torch
 
-import torch.nn.functional as F
 
 from dicetrain import check
-from dicetrain.data import CROP, EDGE, NODIE, half
+from dicetrain.data import CROP, EDGE, NODIE, half, no_dice
 from dicetrain.scenes import H, W, scene, to_axis
 from dicetrain.tilt import FOCAL
-from dicetrain.train import BUILD, PART, Classifier, augment_colors, conv, export, normalize, trained
+from dicetrain.train import BUILD, PART, Classifier, conv, export, normalize, train_classifier, trained
 
 NOISE = 3.0  # degrees: how far the gravity the reader is given may be off
 PLANE = 2.0  # the fourth plane's value: PLANE x the ray's obliqueness in radians
@@ -136,23 +135,11 @@ def examples(seed, crops_per_die=6):
             xs.append(crop(rgb, hm, x + ex, y + ey, side, a + turn.normal(0, 0.1)))
             ys.append(EDGE if f == 0 else f - 1)
             obs.append(ob)
-    for k in range(3):
-        s = float(rng.choice(sizes)) * rng.uniform(0.8, 1.2)
-        for _ in range(20):
-            if k < 2 or not labels:
-                x, y = rng.uniform(0, W), rng.uniform(0, H)
-            else:
-                lx, ly, ls, _ = labels[rng.integers(0, len(labels))]
-                a = rng.uniform(0, 2 * np.pi)
-                d = ls * rng.uniform(0.6, 0.85)
-                x, y = lx + d * np.cos(a), ly + d * np.sin(a)
-            if all(np.hypot(x - lx, y - ly) > 0.55 * ls for lx, ly, ls, _ in labels):
-                rng.uniform(0, 2 * np.pi)
-                a, ob = canon(hm, x, y)
-                xs.append(crop(rgb, hm, x, y, s * CROP, a + turn.normal(0, 0.1)))
-                ys.append(NODIE)
-                obs.append(ob)
-                break
+    for x, y, side, _ in no_dice(rng, labels, sizes):  # its turn is drawn, and the level view's taken
+        a, ob = canon(hm, x, y)
+        xs.append(crop(rgb, hm, x, y, side, a + turn.normal(0, 0.1)))
+        ys.append(NODIE)
+        obs.append(ob)
     return xs, ys, obs
 
 
@@ -205,42 +192,6 @@ def inputs(x, obs):
     x = normalize(x)
     plane = (PLANE * torch.as_tensor(obs, dtype=torch.float32))[:, None, None, None].expand(-1, 1, *x.shape[2:])
     return torch.cat([x, plane], 1)
-
-
-def train(net, xs, ys, obs, epochs):
-    """train is train.train_classifier with the obliqueness plane."""
-    x = torch.from_numpy(xs).permute(0, 3, 1, 2).contiguous()
-    y = torch.from_numpy(ys).long()
-    ob = torch.from_numpy(obs)
-    nval = len(x) // 20
-    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
-    bs = 128
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(x) - nval) // bs))
-    gen = torch.Generator().manual_seed(2)
-    for ep in range(epochs):
-        net.train()
-        order = torch.randperm(len(x) - nval, generator=gen) + nval
-        tot, t0 = 0.0, time.time()
-        for b in range((len(x) - nval) // bs):
-            i = order[b * bs:(b + 1) * bs]
-            xb = x[i].float()
-            if torch.rand(1, generator=gen) < 0.5:
-                xb = xb.flip(3)  # mirrored about the crop's up-down axis: the view stays canonical
-            xb = inputs(augment_colors(xb, gen).clamp(0, 255), ob[i])
-            loss = F.cross_entropy(net(xb), y[i], label_smoothing=0.02)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += loss.item()
-        net.eval()
-        with torch.no_grad():
-            pred = net(inputs(x[:nval], ob[:nval])).argmax(1)
-        wrong = pred != y[:nval]
-        cocked = y[:nval] == EDGE
-        print(f'classifier epoch {ep + 1}/{epochs} loss {tot / ((len(x) - nval) // bs):.4f} held-out error '
-              f'{wrong.float().mean().item():.4f}, cocked named on edge {(~wrong[cocked]).float().mean().item():.3f} '
-              f'({time.time() - t0:.0f}s)', flush=True)
 
 
 def readings(det, cls, scenes):
@@ -298,7 +249,8 @@ def main():
         parts = [np.load(level_part(first, a.scenes)) for first in range(0, a.scenes, PART)]
         xs, ys, obs = (np.concatenate([p[k] for p in parts]) for k in ('xs', 'ys', 'obs'))
         net = classifier(a.wide)
-        train(net, xs, ys, obs, a.epochs)
+        planes = torch.from_numpy(obs)
+        train_classifier(net, xs, ys, a.epochs, lambda x, i: inputs(x, planes[i]))
         torch.save(net.state_dict(), os.path.join(BUILD, a.classifier))
     elif a.step == 'export':
         det = trained()[0]

@@ -22,7 +22,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from dicetrain.data import CELL, CROP, examples
+from dicetrain.data import CELL, CROP, EDGE, examples
 
 # make dice-model trains the two networks side by side, a core each;
 # DICE_THREADS gives one step run alone the whole machine.
@@ -151,7 +151,12 @@ def train_detector(net, det, heat, size, mask, epochs, edge=None, lr=3e-3):
         print(f'detector epoch {ep + 1}/{epochs} loss {tot / (len(x) // 32):.4f} ({time.time() - t0:.0f}s)', flush=True)
 
 
-def train_classifier(net, xs, ys, epochs):
+def train_classifier(net, xs, ys, epochs, prep=None):
+    """train_classifier trains a classifier on crops xs (N x H x W x 3) and
+    classes ys, the first twentieth held out; prep(x, i) makes the network's
+    input from the crops x (colours augmented) at indices i (by default the
+    browser's normalize; level.py adds its fourth plane)."""
+    prep = prep or (lambda x, i: normalize(x))
     x = torch.from_numpy(xs).permute(0, 3, 1, 2).contiguous()
     y = torch.from_numpy(ys).long()
     nval = len(x) // 20
@@ -169,7 +174,7 @@ def train_classifier(net, xs, ys, epochs):
             xb = x[i].float()
             if torch.rand(1, generator=gen) < 0.5:
                 xb = xb.flip(3)  # a mirrored face counts the same
-            xb = normalize(augment_colors(xb, gen).clamp(0, 255))
+            xb = prep(augment_colors(xb, gen).clamp(0, 255), i)
             loss = F.cross_entropy(net(xb), y[i], label_smoothing=0.02)
             opt.zero_grad()
             loss.backward()
@@ -178,10 +183,12 @@ def train_classifier(net, xs, ys, epochs):
             tot += loss.item()
         net.eval()
         with torch.no_grad():
-            pred = net(normalize(x[:nval])).argmax(1)
-        err = (pred != y[:nval]).float().mean().item()
+            pred = net(prep(x[:nval], torch.arange(nval))).argmax(1)
+        wrong = pred != y[:nval]
+        cocked = y[:nval] == EDGE
         print(f'classifier epoch {ep + 1}/{epochs} loss {tot / ((len(x) - nval) // bs):.4f} '
-              f'held-out error {err:.4f} ({time.time() - t0:.0f}s)', flush=True)
+              f'held-out error {wrong.float().mean().item():.4f}, cocked named on edge '
+              f'{(~wrong[cocked]).float().mean().item():.3f} ({time.time() - t0:.0f}s)', flush=True)
 
 
 def fold(seq):
