@@ -21,7 +21,7 @@ APP = os.path.join(os.path.dirname(__file__), '..', '..', 'api', 'web', 'app', '
 
 NODE = """
 import { readFileSync } from 'node:fs';
-const { parseModel, run } = await import(process.argv[2]);
+const { classifyLevel, parseModel, run } = await import(process.argv[2]);
 const buf = readFileSync(process.argv[3]);
 const model = parseModel(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
 const inp = JSON.parse(readFileSync(process.argv[4], 'utf8'));
@@ -36,8 +36,10 @@ const crops = inp.at.map(([x, y, side]) => {
 const wb = readFileSync(process.argv[5]);
 const wide = parseModel(wb.buffer.slice(wb.byteOffset, wb.byteOffset + wb.length));
 const lcls = run(wide.classifier, Float32Array.from(inp.lcls), 32, 32);
+const named = inp.at.map(([x, y, side]) => classifyLevel(wide, view, Float32Array.from(inp.img), 320, 240,
+  { x, y, size: side / wide.crop }));
 console.log(JSON.stringify({ det: Array.from(det.data), cls: Array.from(cls.data), crops, lcls: Array.from(lcls.data),
-  level: wide.level }));
+  level: wide.level, named }));
 """
 
 
@@ -70,6 +72,9 @@ def main():
     hm = level.homography(up)
     at = [(40.3, 30.7, 30.0), (160.0, 120.0, 45.5), (290.2, 200.9, 22.1), (10.0, 230.0, 50.0)]
     want = [(level.canon(hm, x, y), level.crop(img, hm, x, y, s, level.canon(hm, x, y)[0])) for x, y, s in at]
+    with torch.no_grad():  # what the reader makes of those crops: level.inputs' packing, then softmax
+        crops = torch.from_numpy(np.stack([c for _, c in want])).permute(0, 3, 1, 2)
+        named = torch.softmax(lc(level.inputs(crops, [o for (_, o), _ in want])), 1).numpy()
     with tempfile.TemporaryDirectory() as tmp:
         model = os.path.join(tmp, 'm.bin')
         export(d, c, model)
@@ -87,13 +92,15 @@ def main():
     ed = np.abs(np.array(out['det']) - od).max() / (np.abs(od).max() + 1e-9)
     ec = np.abs(np.array(out['cls']) - oc).max() / (np.abs(oc).max() + 1e-9)
     el = np.abs(np.array(out['lcls']) - ol).max() / (np.abs(ol).max() + 1e-9)
+    en = np.abs(np.array(out['named']) - named).max()
     turn = max(abs(g['angle'] - a) + abs(g['oblique'] - o) for g, ((a, o), _) in zip(out['crops'], want))
     pixels = np.concatenate([np.abs(np.array(g['crop']) - w.reshape(-1)) for g, (_, w) in zip(out['crops'], want)])
-    print(f'detector: largest difference {ed:.2e} of its range; classifier: {ec:.2e}; level classifier: {el:.2e}; '
+    print(f'detector: largest difference {ed:.2e} of its range; classifier: {ec:.2e}; level classifier: {el:.2e} '
+          f'(a die named in the level view, probabilities: {en:.1e}); '
           f'level crops: turn and obliqueness within {turn:.1e} rad, {np.mean(pixels > 0):.2%} of values differ, '
           f'by at most {pixels.max():.0f}')
     assert out['level'] == {'focal': level.FOCAL, 'plane': level.PLANE}, out['level']
-    assert ed < 2e-2 and ec < 2e-2 and el < 2e-2, 'dicereader.js and PyTorch disagree'
+    assert ed < 2e-2 and ec < 2e-2 and el < 2e-2 and en < 1e-4, 'dicereader.js and PyTorch disagree'
     assert turn < 1e-9 and pixels.max() <= 1 and np.mean(pixels > 0) < 0.01, 'level.js and level.py cut different crops'
 
 

@@ -268,10 +268,14 @@ BUILD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def trained(detector='detector.pt', classifier='classifier.pt'):
     """trained loads a detector and a classifier trained before (in BUILD;
-    by default the last ones the steps saved), ready to read with."""
+    by default the last ones the steps saved), ready to read with; with
+    classifier None, the detector alone (and None)."""
     state = torch.load(os.path.join(BUILD, detector))
     det = Detector(edge=state['head.weight'].shape[0] == 3)
     det.load_state_dict(state)
+    det.eval()
+    if classifier is None:
+        return det, None
     state = torch.load(os.path.join(BUILD, classifier))
     cls = Classifier(outputs=state['fc2.weight'].shape[0])
     cls.load_state_dict(state)

@@ -72,7 +72,7 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
   const c = { entry, need, onChange, panel, video: /** @type {HTMLVideoElement} */ (video),
     still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', misses: 0, done: false, gone: 0 };
   cam = c;
-  watchTilt();
+  watchTilt(c);
   const loading = model || loadModel().catch((err) => { model = null; throw err; });
   model = loading;
   navigator.mediaDevices.getUserMedia({ audio: false,
@@ -199,9 +199,10 @@ function onTilt(/** @type {DeviceOrientationEvent} */ e) {
   tilt = e.beta === null || e.gamma === null ? null : { beta: e.beta, gamma: e.gamma };
 }
 
-// watchTilt listens to the motion sensor; on an iPhone it asks first, which
-// it may only do in the tap that opened the camera.
-function watchTilt() {
+// watchTilt listens to the motion sensor while c is open; on an iPhone it
+// asks first, which it may only do in the tap that opened the camera (and
+// the answer may come after the camera has closed).
+function watchTilt(/** @type {NonNullable<typeof cam>} */ c) {
   const ask = /** @type {{requestPermission?: () => Promise<string>}} */ (
     /** @type {unknown} */ (window.DeviceOrientationEvent || {})).requestPermission;
   const start = () => window.addEventListener('deviceorientation', onTilt);
@@ -209,13 +210,16 @@ function watchTilt() {
     start();
     return;
   }
-  ask.call(window.DeviceOrientationEvent).then((s) => { if (s === 'granted') start(); }).catch(() => {});
+  ask.call(window.DeviceOrientationEvent).then((s) => { if (s === 'granted' && cam === c && !c.done) start(); })
+    .catch(() => {});
 }
 
 // up is the table's up direction in the camera's coordinates, as read() takes it.
 function up() {
   if (!tilt) return FLAT;
-  return upFromOrientation(tilt.beta, tilt.gamma, screen.orientation ? screen.orientation.angle : 0);
+  // Safari before 16.4 has no screen.orientation, only window.orientation.
+  const old = /** @type {{orientation?: number}} */ (/** @type {unknown} */ (window)).orientation || 0;
+  return upFromOrientation(tilt.beta, tilt.gamma, screen.orientation ? screen.orientation.angle : (360 + old) % 360);
 }
 
 /** @type {HTMLCanvasElement | null} */

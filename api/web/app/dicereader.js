@@ -9,7 +9,7 @@
 // It refuses rather than guesses: when it finds more or fewer dice than
 // the throw has, a die on edge, or a die it cannot name with confidence.
 
-import { canon, levelCrop, levelView } from './level.js';
+import { STEEPEST, canon, levelCrop, levelView, tiltOf } from './level.js';
 
 /** FRAME is the size every frame is read at: 4:3, as phone cameras give. */
 export const FRAME = { width: 320, height: 240 };
@@ -116,6 +116,9 @@ export function read(model, image, expect, up = FLAT) {
     rgb[j + 1] = data[i + 1];
     rgb[j + 2] = data[i + 2];
   }
+  if (model.level && !(tiltOf(up) <= STEEPEST)) {
+    return { ok: false, faces: [], dice: [], reason: 'Hold the phone flatter, straight over the dice, or tap the faces.' };
+  }
   const found = centres(model, rgb, width, height);
   const view = model.level ? levelView(up, model.level.focal, width, height) : null;
   /** @type {Die[]} */
@@ -136,7 +139,7 @@ export function read(model, image, expect, up = FLAT) {
     return no(dice.length ? `I see ${count(dice.length)}, and this throw has ${expect}: get them all in view, or tap the faces.`
       : 'I see no dice yet: hold the phone over them.');
   }
-  if (dice.some((d) => d.sure < model.sure)) return no('I cannot read every die clearly: hold the phone still, or tap the faces.');
+  if (dice.some((d) => !(d.sure >= model.sure))) return no('I cannot read every die clearly: hold the phone still, or tap the faces.');
   return { ok: true, faces, dice, reason: '' };
 }
 
@@ -242,7 +245,8 @@ function softmax(/** @type {Float32Array} */ out) {
 
 /**
  * classifyLevel names a die from its crop in the level view, turned as the
- * model learned (level.js), with the ray's obliqueness as a fourth plane.
+ * model learned (level.js), with the ray's obliqueness as a fourth plane
+ * (exported for vision/dicetrain/parity.py).
  * @param {Model} model
  * @param {import('./level.js').View} view
  * @param {Float32Array} rgb
@@ -250,7 +254,7 @@ function softmax(/** @type {Float32Array} */ out) {
  * @param {number} height
  * @param {{x: number, y: number, size: number}} c
  */
-function classifyLevel(model, view, rgb, width, height, c) {
+export function classifyLevel(model, view, rgb, width, height, c) {
   const { angle, oblique } = canon(view, c.x, c.y);
   const n = model.cropSize;
   const crop = levelCrop(rgb, width, height, view, c.x, c.y, c.size * model.crop, angle, n);

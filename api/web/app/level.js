@@ -12,6 +12,19 @@
  */
 
 /**
+ * STEEPEST is how far from straight down (degrees) the phone may be held:
+ * the training cameras were tilted up to 38 degrees, the sensor up to 3
+ * off; a frame held steeper is refused rather than read.
+ */
+export const STEEPEST = 40;
+
+/** tiltOf is how far from straight down the camera looks, in degrees. */
+export function tiltOf(/** @type {number[]} */ up) {
+  const n = Math.hypot(up[0], up[1], up[2]);
+  return (Math.acos(Math.min(1, Math.max(-1, -up[2] / n))) * 180) / Math.PI;
+}
+
+/**
  * levelView is the homography from the frame's pixels to the level view's,
  * for a frame of width x height whose table's up direction is `up` in the
  * camera's coordinates (x right, y down the frame, z along the view): K R
@@ -120,7 +133,7 @@ function scaleAt(/** @type {number[]} */ m, /** @type {number} */ x, /** @type {
 /**
  * upFromOrientation is the table's up direction in the rear camera's
  * coordinates from a deviceorientation event's beta and gamma (degrees)
- * and the screen's turn (screen.orientation.angle): the device's frame is
+ * and the screen's turn (screen.orientation.angle, counterclockwise): the device's frame is
  * x right, y up the screen, z out of it; the rear camera looks along -z,
  * and the frame it gives is upright on the screen as turned.
  * @param {number} beta
@@ -133,9 +146,11 @@ export function upFromOrientation(beta, gamma, screenAngle) {
   const dx = -Math.cos(b) * Math.sin(g);
   const dy = Math.sin(b);
   const dz = Math.cos(b) * Math.cos(g);
+  // The screen turned counterclockwise by screenAngle: its right is the
+  // device's x turned by that angle, its up the device's y.
   const t = (screenAngle * Math.PI) / 180;
-  const sx = Math.cos(t) * dx + Math.sin(t) * dy;
-  const sy = -Math.sin(t) * dx + Math.cos(t) * dy;
+  const sx = Math.cos(t) * dx - Math.sin(t) * dy;
+  const sy = Math.sin(t) * dx + Math.cos(t) * dy;
   return [sx, -sy, -dz];
 }
 
