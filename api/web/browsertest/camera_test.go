@@ -49,8 +49,13 @@ var cameraUp = map[string][3]float64{
 func (p *phone) tilt(frame string) {
 	p.t.Helper()
 	up := cameraUp[frame]
-	beta := math.Asin(-up[1]) * 180 / math.Pi
-	gamma := math.Atan2(-up[0], -up[2]) * 180 / math.Pi
+	p.hold(math.Asin(-up[1])*180/math.Pi, math.Atan2(-up[0], -up[2])*180/math.Pi)
+}
+
+// hold gives p's page the deviceorientation of a phone held at beta and
+// gamma (degrees), its screen upright.
+func (p *phone) hold(beta, gamma float64) {
+	p.t.Helper()
 	p.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, deviceorientation.SetDeviceOrientationOverride,
 			deviceorientation.SetDeviceOrientationOverrideParams{Beta: beta, Gamma: gamma})
@@ -230,4 +235,25 @@ func TestCameraRefusesAThrowItCannotRead(t *testing.T) {
 	host.enter(6, 5, 4, 3, 3)
 	host.tap(`[data-testid=send]`)
 	host.waitText(`[data-testid=verdict]`, "banked 6-5-4")
+}
+
+// TestCameraAsksForAFlatterPhone: the host holds the phone 60 degrees from
+// straight down, steeper than the model ever learned from; the phone asks
+// for it flatter instead of reading, and leaves the tray to the taps.
+func TestCameraAsksForAFlatterPhone(t *testing.T) {
+	srv := startServer(t)
+	browser := startBrowser(t, cameraFeed(t, readableFrame)...)
+	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
+	host := newPhone(t, browser, srv.URL, "host")
+	host.hostOf(m)
+	host.tap(`[data-testid=start-round]`)
+	host.waitText(`[data-testid=whose-turn]`, "Ann")
+
+	host.hold(60, 0) // its camera 60 degrees from straight down
+	host.tap(`[data-testid=camera]`)
+	host.waitFor("the camera's refusal", `document.querySelector('[data-testid=camera-panel]')?.dataset.refused === 'true'`)
+	host.waitText(`[data-testid=camera-status]`, "Hold the phone flatter")
+	if got := eval[[]int](host, trayJS); len(got) != 0 {
+		t.Fatalf("a throw the camera refused left %v in the tray", got)
+	}
 }
