@@ -257,3 +257,36 @@ func TestCameraAsksForAFlatterPhone(t *testing.T) {
 		t.Fatalf("a throw the camera refused left %v in the tray", got)
 	}
 }
+
+// TestLevelViewTurnsWithTheScreen: level.js's up direction, worked out in
+// the page from a phone's deviceorientation, for a phone held flat and
+// upright, its screen upright or turned either way (screen.orientation's
+// angle, counterclockwise); the test phones' screens never turn, so the
+// turned cases are checked here, where a mirrored turn would show.
+func TestLevelViewTurnsWithTheScreen(t *testing.T) {
+	srv := startServer(t)
+	host := newPhone(t, startBrowser(t), srv.URL, "host")
+	host.open("/")
+	cases := []struct {
+		name               string
+		beta, gamma, angle float64
+		want               [3]float64
+	}{
+		{"flat, screen up", 0, 0, 0, [3]float64{0, 0, -1}},
+		{"upright, portrait", 90, 0, 0, [3]float64{0, -1, 0}},
+		{"upright, turned left (landscape-primary)", 0, -90, 90, [3]float64{0, -1, 0}},
+		{"upright, turned right (landscape-secondary)", 0, 90, 270, [3]float64{0, -1, 0}},
+		{"upside down", -90, 0, 180, [3]float64{0, -1, 0}},
+		{"tilted 30 degrees, its right side up, turned left", 0, -30, 90, [3]float64{0, -0.5, -math.Sqrt(3) / 2}},
+	}
+	for _, c := range cases {
+		got := eval[[]float64](host, fmt.Sprintf(`import('/app/level.js').then((m) => m.upFromOrientation(%g, %g, %g))`,
+			c.beta, c.gamma, c.angle), chromedp.EvalAwaitPromise)
+		for i := range 3 {
+			if math.Abs(got[i]-c.want[i]) > 1e-9 {
+				t.Errorf("%s: up is %v, want %v", c.name, got, c.want)
+				break
+			}
+		}
+	}
+}
