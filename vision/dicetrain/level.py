@@ -21,7 +21,9 @@ detector is train.py's, unchanged.
     python3 -m dicetrain.level export OUT             the detector and this classifier, as dice.bin
 
 --wide trains and reads session 5's wider layers instead (channels 16-32-48,
-dense 48: more throws read, over the time a reading may take). The sensor
+dense 48: more throws read, over the time a reading may take); data and
+train --peaks N add N crops of each cocked die where the detector's peaks
+fall (fewer throws read). Both are trials: BENCHMARKS.md, "The level view". The sensor
 is taken to be off by up to NOISE degrees (a phone's, and a bar top not
 quite level); training and the check both draw that error.
 """
