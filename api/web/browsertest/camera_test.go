@@ -181,18 +181,26 @@ func recordedDice(t *testing.T, base, token string, table int64) []int {
 	return dice
 }
 
-// TestCameraReadsAThrow: the host's phone points its camera at Ann's
-// throw; the phone reads the five dice (with the model the app ships) and
-// puts them in the tray, recording nothing; Record records them, and the
-// server's round has the throw.
-func TestCameraReadsAThrow(t *testing.T) {
+// cameraTurn starts a bar table of Ann and Bob on the host's phone, whose
+// fake camera shows frame, and its first round, up to Ann's turn.
+func cameraTurn(t *testing.T, frame string) (*server, made, *phone) {
+	t.Helper()
 	srv := startServer(t)
-	browser := startBrowser(t, cameraFeed(t, readableFrame)...)
+	browser := startBrowser(t, cameraFeed(t, frame)...)
 	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
 	host := newPhone(t, browser, srv.URL, "host")
 	host.hostOf(m)
 	host.tap(`[data-testid=start-round]`)
 	host.waitText(`[data-testid=whose-turn]`, "Ann")
+	return srv, m, host
+}
+
+// TestCameraReadsAThrow: the host's phone points its camera at Ann's
+// throw; the phone reads the five dice (with the model the app ships) and
+// puts them in the tray, recording nothing; Record records them, and the
+// server's round has the throw.
+func TestCameraReadsAThrow(t *testing.T) {
+	srv, m, host := cameraTurn(t, readableFrame)
 
 	want := readWithCamera(t, host, readableFrame)
 	host.shot("camera-read")
@@ -216,13 +224,7 @@ func TestCameraReadsAThrow(t *testing.T) {
 // the throw has five; the phone says so, puts nothing in the tray, and the
 // pad takes the throw by taps as always.
 func TestCameraRefusesAThrowItCannotRead(t *testing.T) {
-	srv := startServer(t)
-	browser := startBrowser(t, cameraFeed(t, "testdata/throw-4-dice.jpg")...)
-	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
-	host := newPhone(t, browser, srv.URL, "host")
-	host.hostOf(m)
-	host.tap(`[data-testid=start-round]`)
-	host.waitText(`[data-testid=whose-turn]`, "Ann")
+	_, _, host := cameraTurn(t, "testdata/throw-4-dice.jpg")
 
 	host.tap(`[data-testid=camera]`)
 	host.waitFor("the camera's refusal", `document.querySelector('[data-testid=camera-panel]')?.dataset.refused === 'true'`)
@@ -241,13 +243,7 @@ func TestCameraRefusesAThrowItCannotRead(t *testing.T) {
 // straight down, steeper than the model ever learned from; the phone asks
 // for it flatter instead of reading, and leaves the tray to the taps.
 func TestCameraAsksForAFlatterPhone(t *testing.T) {
-	srv := startServer(t)
-	browser := startBrowser(t, cameraFeed(t, readableFrame)...)
-	m := makeTableFull(t, srv.URL, map[string]any{"preset": "bar", "players": []string{"Ann", "Bob"}})
-	host := newPhone(t, browser, srv.URL, "host")
-	host.hostOf(m)
-	host.tap(`[data-testid=start-round]`)
-	host.waitText(`[data-testid=whose-turn]`, "Ann")
+	_, _, host := cameraTurn(t, readableFrame)
 
 	host.hold(60, 0) // its camera 60 degrees from straight down
 	host.tap(`[data-testid=camera]`)
