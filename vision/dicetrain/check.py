@@ -119,7 +119,13 @@ def edge_of(ctx, img, dice):
     return float(p[:, EDGE].max())
 
 
-def readings(det, cls, ctx, scenes, oracle=None):
+def frame_crops(cls, scene, found):
+    """frame_crops is what cls makes of the dice found, cut from the frame
+    itself (the reader before session 9)."""
+    return probs(cls, [crop(scene[0], x, y, size * CROP) for x, y, size, _ in found])
+
+
+def readings(det, cls, ctx, scenes, oracle=None, name=None):
     """readings reads every scene as dicereader.js does, at each SEEN: how
     many it counted right, and per scene whose count was right and not
     refused for a die named on edge: (whole throw right, least sure, a
@@ -128,14 +134,18 @@ def readings(det, cls, ctx, scenes, oracle=None):
     (degrees) at the peaks near a labelled die: (on edge, error). With
     oracle (a noise, in the normal's x and y), the spread is worked out
     from the labelled normals plus that noise instead (tilt.oracle): what
-    the cue could do, to measure it, never to choose."""
+    the cue could do, to measure it, never to choose. name(scene, found)
+    names the dice found (probs' answer); by default cls on the frame's own
+    crops (level.py cuts them in the level view instead)."""
+    name = name or partial(frame_crops, cls)
     counted = {s: 0 for s in SEENS}
     reads = {s: [] for s in SEENS}
     errors = {s: [] for s in SEENS}
     with torch.no_grad():
         x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, *_ in scenes])
         outs = det(normalize(x)).numpy()
-    for (img, labels, normals), out in zip(scenes, outs):
+    for sc, out in zip(scenes, outs):
+        img, labels, normals = sc[:3]
         flat = [lab for lab in labels if lab[3] > 0]
         cocked = float(1 / (1 + np.exp(-out[2].max()))) if len(out) > 2 else 0.0
         for s in SEENS:
@@ -144,7 +154,7 @@ def readings(det, cls, ctx, scenes, oracle=None):
                 if not labels:
                     counted[s] += 1
                 continue
-            p = probs(cls, [crop(img, x, y, size * CROP) for x, y, size, _ in found])
+            p = name(sc, found)
             estimated = isinstance(p, tuple)
             p, xy = p if estimated else (p, None if oracle is None else np.zeros((len(p), 2)))
             best = p.argmax(1)

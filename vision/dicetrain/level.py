@@ -40,7 +40,7 @@ import torch
 
 
 from dicetrain import check
-from dicetrain.data import CROP, EDGE, NODIE, half, no_dice
+from dicetrain.data import CROP, EDGE, NODIE, no_dice
 from dicetrain.scenes import H, W, scene, to_axis
 from dicetrain.tilt import FOCAL
 from dicetrain.train import BUILD, PART, Classifier, conv, export, normalize, train_classifier, trained
@@ -210,40 +210,15 @@ def inputs(x, obs):
     return torch.cat([x, plane], 1)
 
 
-def readings(det, cls, scenes):
-    """readings is check.readings with each die cut in the level view."""
-    counted = {s: 0 for s in check.SEENS}
-    reads = {s: [] for s in check.SEENS}
+def level_crops(cls, scene, found):
+    """level_crops is what cls makes of the dice found in a held-out scene
+    (held_out), each cut in the level view: check.readings' name."""
+    img, hm = scene[0], scene[3]
+    cuts = [canon(hm, x, y) for x, y, *_ in found]
+    xs = [crop(img, hm, x, y, size * CROP, a) for (x, y, size, _), (a, _) in zip(found, cuts)]
     with torch.no_grad():
-        x = torch.stack([torch.from_numpy(np.floor(half(img))).permute(2, 0, 1) for img, *_ in scenes])
-        outs = det(normalize(x)).numpy()
-    for (img, labels, _, hm), out in zip(scenes, outs):
-        flat = [lab for lab in labels if lab[3] > 0]
-        for s in check.SEENS:
-            found = check.peaks(out, s)
-            if not found:
-                counted[s] += not labels
-                continue
-            cuts = [canon(hm, x, y) for x, y, *_ in found]
-            xs = [crop(img, hm, x, y, size * CROP, a) for (x, y, size, _), (a, _) in zip(found, cuts)]
-            with torch.no_grad():
-                logits = cls(inputs(torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2), [ob for _, ob in cuts]))
-            p = torch.softmax(logits, 1).numpy()
-            best = p.argmax(1)
-            dice = [(f, b, p[i, b]) for i, (f, b) in enumerate(zip(found, best)) if b != NODIE]
-            if len(dice) != len(labels):
-                continue
-            counted[s] += 1
-            if any(b == EDGE for _, b, _ in dice):
-                continue
-            least = min(q for *_, q in dice)
-            if len(flat) != len(labels):
-                reads[s].append((False, least, True, 0, 0, 0, len(dice)))
-                continue
-            ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
-                     for f, b, _ in dice)
-            reads[s].append((ok, least, False, 0, 0, 0, len(dice)))
-    return counted, reads
+        logits = cls(inputs(torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2), [ob for _, ob in cuts]))
+    return torch.softmax(logits, 1).numpy()
 
 
 def main():
@@ -282,7 +257,7 @@ def main():
         cls.eval()
         with Pool(a.procs) as pool:
             scenes = pool.map(partial(held_out, flat=a.flat), range(check.HELD_OUT, check.HELD_OUT + a.held_out), chunksize=8)
-        counted, reads = readings(det, cls, scenes)
+        counted, reads, _ = check.readings(det, cls, None, scenes, name=partial(level_crops, cls))
         seen = max(check.SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
         sure, _ = check.choose(reads[seen], [1.0])
         for q in check.SURES + [0.99]:  # 0.99 is printed, never chosen
