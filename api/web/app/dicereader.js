@@ -94,6 +94,10 @@ export function grab(source, width, height, canvas) {
   return ctx.getImageData(0, 0, FRAME.width, FRAME.height);
 }
 
+// FRAME_VIEW is the frame as it is (the identity): a model without the
+// level view (dice.bin before session 9) is cut from the frame itself.
+const FRAME_VIEW = { hm: [1, 0, 0, 0, 1, 0, 0, 0, 1], inv: [1, 0, 0, 0, 1, 0, 0, 0, 1], focal: 1, width: 0, height: 0 };
+
 /** FLAT is the table's up direction when the phone is held flat over it. */
 export const FLAT = [0, 0, -1];
 
@@ -125,7 +129,7 @@ export function read(model, image, expect, up = FLAT) {
   const dice = [];
   for (const c of found) {
     const p = view ? classifyLevel(model, view, rgb, width, height, c)
-      : classify(model, cropAt(rgb, width, height, c.x, c.y, c.size * model.crop, model.cropSize));
+      : classify(model, levelCrop(rgb, width, height, FRAME_VIEW, c.x, c.y, c.size * model.crop, 0, model.cropSize));
     let best = 0;
     for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
     if (best === 7) continue; // no die after all
@@ -200,32 +204,6 @@ function centres(/** @type {Model} */ model, /** @type {Float32Array} */ rgb, /*
     if (kept.every((k) => Math.hypot(k.x - p.x, k.y - p.y) > 0.6 * Math.max(k.size, p.size))) kept.push(p);
   }
   return kept;
-}
-
-/** cropAt samples an n x n crop of the given side around (cx, cy). */
-function cropAt(/** @type {Float32Array} */ rgb, /** @type {number} */ width, /** @type {number} */ height,
-  /** @type {number} */ cx, /** @type {number} */ cy, /** @type {number} */ side, /** @type {number} */ n) {
-  const out = new Float32Array(n * n * 3);
-  for (let i = 0; i < n; i++) {
-    const y = cy + ((i + 0.5) / n - 0.5) * side - 0.5;
-    const fy0 = Math.floor(y);
-    const fy = Math.min(Math.max(y - fy0, 0), 1);
-    const y0 = Math.min(Math.max(fy0, 0), height - 1);
-    const y1 = Math.min(y0 + 1, height - 1);
-    for (let j = 0; j < n; j++) {
-      const x = cx + ((j + 0.5) / n - 0.5) * side - 0.5;
-      const fx0 = Math.floor(x);
-      const fx = Math.min(Math.max(x - fx0, 0), 1);
-      const x0 = Math.min(Math.max(fx0, 0), width - 1);
-      const x1 = Math.min(x0 + 1, width - 1);
-      for (let c = 0; c < 3; c++) {
-        const top = rgb[(y0 * width + x0) * 3 + c] * (1 - fx) + rgb[(y0 * width + x1) * 3 + c] * fx;
-        const bot = rgb[(y1 * width + x0) * 3 + c] * (1 - fx) + rgb[(y1 * width + x1) * 3 + c] * fx;
-        out[(i * n + j) * 3 + c] = Math.floor(top * (1 - fy) + bot * fy);
-      }
-    }
-  }
-  return out;
 }
 
 /** classify returns the classifier's probabilities for a crop. */
