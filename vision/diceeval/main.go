@@ -66,10 +66,14 @@ type reading struct {
 	Faces  []int   `json:"faces"`
 	Reason string  `json:"reason"`
 	MS     float64 `json:"ms"`
-	Dice   []struct {
-		X, Y float64
-		Face int
-		Sure float64
+	// Part is the faces the camera would put in the tray: every face of a
+	// throw read whole, or those it is sure of when it can name only some.
+	Part []int `json:"part"`
+	Dice []struct {
+		X, Y   float64
+		Face   int
+		Sure   float64
+		Filled bool // among Part
 	} `json:"dice"`
 }
 
@@ -89,7 +93,8 @@ window.evalOne = async (file, expect, up) => {
   const frame = grab(img, img.naturalWidth, img.naturalHeight, canvas);
   const r = read(m, frame, expect, up);
   const ms = performance.now() - t0;
-  return { ok: r.ok, faces: r.faces, reason: r.reason, ms, dice: r.dice.map((d) => ({ x: d.x, y: d.y, face: d.face, sure: d.sure })) };
+  return { ok: r.ok, faces: r.faces, reason: r.reason, part: r.part, ms,
+    dice: r.dice.map((d) => ({ x: d.x, y: d.y, face: d.face, sure: d.sure, filled: r.part.length > 0 && d.named })) };
 };
 window.evalReady = true;`
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -48,6 +49,7 @@ func summarize(tr truth, rs []reading, fast, slow []float64) string {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", k.what, t.throws, pct(t.refused, t.throws),
 			pct(t.readRight, t.throws), pct(t.read-t.readRight, t.throws))
 	}
+	b.WriteString(filled(tr, rs))
 	fmt.Fprintf(&b, "\n| time per reading (five dice: grab + detect + classify) | median | 90th percentile | max |\n| --- | --- | --- | --- |\n")
 	fmt.Fprintf(&b, "| Chromium, CPU as is | %s |\n", times(fast))
 	fmt.Fprintf(&b, "| Chromium, CPU throttled 4x | %s |\n", times(slow))
@@ -95,7 +97,7 @@ func misreads(tr truth, rs []reading) string {
 		case r.OK && !whole:
 			fmt.Fprintf(&b, "- %s (%s, %s): read %v, truth %v\n", t.File, t.Kind, t.Table, r.Faces, want)
 		case !r.OK && t.Kind == "read":
-			fmt.Fprintf(&b, "- %s (read, %s): refused: %s (saw %v, truth %v)\n", t.File, t.Table, r.Reason, r.Faces, want)
+			fmt.Fprintf(&b, "- %s (read, %s): refused: %s (saw %v, filled %v, truth %v)\n", t.File, t.Table, r.Reason, r.Faces, r.Part, want)
 		}
 	}
 	return b.String()
@@ -131,4 +133,58 @@ func refusals(tr truth, rs []reading) string {
 	}
 	fmt.Fprintf(&b, "| another reason | %d |\n\n", counts[len(reasons)])
 	return b.String()
+}
+
+// filled counts what the camera puts in the tray, whole or partial
+// readings alike: the dice filled, those filled right, and those filled
+// wrong (a cocked die filled as a face among them), by kind of throw.
+func filled(tr truth, rs []reading) string {
+	var b strings.Builder
+	b.WriteString("\n| what the camera puts in the tray | dice in the throws | dice filled | filled right | filled wrong (a cocked die) | throws with a die filled |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, k := range []struct{ kind, what string }{
+		{"read", "readable throws"},
+		{"count", "one die more or fewer than the pad expects"},
+		{"edge", "a die on edge (cocked)"},
+		{"blur", "a shaken or out-of-focus frame"},
+	} {
+		var dice, fill, ok, cocked, throws int
+		for i, t := range tr.Throws {
+			if t.Kind != k.kind {
+				continue
+			}
+			dice += len(t.Dice)
+			n := 0
+			for _, g := range rs[i].Dice {
+				if !g.Filled {
+					continue
+				}
+				n++
+				switch face := nearestFace(t, g.X, g.Y); {
+				case face == g.Face:
+					ok++
+				case face == 0:
+					cocked++
+				}
+			}
+			fill += n
+			if n > 0 {
+				throws++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %s | %d (%d) | %d |\n", k.what, dice, fill, pct(fill, dice),
+			pct(ok, fill), fill-ok, cocked, throws)
+	}
+	return b.String()
+}
+
+// nearestFace is the true face of the die nearest (x, y) within half its
+// size: 0 for a cocked die, -1 for none.
+func nearestFace(t throw, x, y float64) int {
+	face, bd := -1, math.Inf(1)
+	for _, d := range t.Dice {
+		if dist := math.Hypot(x-d.X, y-d.Y); dist < 0.5*d.Size && dist < bd {
+			face, bd = d.Face, dist
+		}
+	}
+	return face
 }

@@ -130,8 +130,9 @@ def readings(det, cls, ctx, scenes, oracle=None, name=None):
     many it counted right, and per scene whose count was right and not
     refused for a die named on edge: (whole throw right, least sure, a
     cocked die read as a face, the context network's edge, the edge map's
-    peak, the normals' largest spread, the dice read); and, per SEEN, the normals' error
-    (degrees) at the peaks near a labelled die: (on edge, error). With
+    peak, the normals' largest spread, the dice read, and each die's
+    (sureness, read right) for a partial reading); and, per SEEN, the
+    normals' error (degrees) at the peaks near a labelled die: (on edge, error). With
     oracle (a noise, in the normal's x and y), the spread is worked out
     from the labelled normals plus that noise instead (tilt.oracle): what
     the cue could do, to measure it, never to choose. name(scene, found)
@@ -173,13 +174,21 @@ def readings(det, cls, ctx, scenes, oracle=None, name=None):
                 continue  # refused as it should be when a label is on edge; never read
             edge = edge_of(ctx, img, dice)
             least = min(q for *_, q in dice)
+            each = [(q, die_right(f, b, labels)) for f, b, q in dice]
             if len(flat) != len(labels):
-                reads[s].append((False, least, True, edge, cocked, lean, len(dice)))  # an edge die taken for a face
+                reads[s].append((False, least, True, edge, cocked, lean, len(dice), each))  # an edge die taken for a face
                 continue
-            ok = all(any(np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls and b + 1 == lf for lx, ly, ls, lf in flat)
-                     for f, b, _ in dice)
-            reads[s].append((ok, least, False, edge, cocked, lean, len(dice)))
+            ok = all(r for _, r in each)
+            reads[s].append((ok, least, False, edge, cocked, lean, len(dice), each))
     return counted, reads, errors
+
+
+def die_right(f, b, labels):
+    """die_right says whether a die found at f and named b (a face's index)
+    is read right: a flat die of that face is labelled within half its size
+    of f, and no cocked one (a cocked die read as a face is wrong)."""
+    near = [lf for lx, ly, ls, lf in labels if np.hypot(f[0] - lx, f[1] - ly) < 0.5 * ls]
+    return b + 1 in near and 0 not in near
 
 
 def sure_of(r, q, one):

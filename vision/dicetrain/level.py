@@ -17,7 +17,8 @@ detector is train.py's, unchanged.
     python3 -m dicetrain.level data [--scenes N]      level crops of the scenes4 scenes (level-*.npz)
     python3 -m dicetrain.level train [--epochs E]     the classifier on them: classifier-level.pt
     python3 -m dicetrain.level check                  the check's rule (check.py) on held-out scenes, level
-                                                      crops: thresholds-level.json
+                                                      crops: thresholds-level.json; with --model F, the
+                                                      model file F as the app reads it (nothing written)
     python3 -m dicetrain.level export OUT             the detector and this classifier, as dice.bin
 
 --wide trains and reads session 5's wider layers instead (channels 16-32-48,
@@ -39,7 +40,7 @@ import numpy as np
 import torch
 
 
-from dicetrain import check
+from dicetrain import check, frombin
 from dicetrain.data import CROP, EDGE, NODIE, no_dice
 from dicetrain.scenes import H, W, scene, to_axis
 from dicetrain.tilt import FOCAL
@@ -233,6 +234,7 @@ def main():
     ap.add_argument('--peaks', type=int, default=0, help='more crops of each cocked die where peaks fall (a trial)')
     ap.add_argument('--flat', action='store_true', help='check as a phone with no motion sensor reads')
     ap.add_argument('--wide', action='store_true', help='channels 16-32-48, dense 48')
+    ap.add_argument('--model', help='check: read with this model file (dice.bin) instead of the checkpoints')
     a = ap.parse_args()
     torch.manual_seed(0)
     if a.step == 'data':
@@ -251,24 +253,39 @@ def main():
         cls.eval()
         export(det, cls, a.out, 'thresholds-level.json', {'level': {'focal': FOCAL, 'plane': PLANE}})
     else:
-        det = trained(classifier=None)[0]
-        cls = classifier(a.wide)
+        check_level(a)
+
+
+def check_level(a):
+    """check_level reads the held-out scenes as the app does, prints what
+    each SURE reads (whole throws, and dice filled by a partial reading)
+    and, unless reading a model file (--model) or as a phone with no
+    sensor, writes the thresholds the check's rule picks."""
+    if a.model:
+        det, cls, head = frombin.load(a.model)
+    else:
+        det, cls, head = trained(classifier=None)[0], classifier(a.wide), {}
         cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
         cls.eval()
-        with Pool(a.procs) as pool:
-            scenes = pool.map(partial(held_out, flat=a.flat), range(check.HELD_OUT, check.HELD_OUT + a.held_out), chunksize=8)
-        counted, reads, _ = check.readings(det, cls, None, scenes, name=partial(level_crops, cls))
-        seen = max(check.SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
-        sure, _ = check.choose(reads[seen], [1.0])
-        for q in check.SURES + [0.99]:  # 0.99 is printed, never chosen
-            got = [(r[0], r[2]) for r in reads[seen] if r[1] >= q]
-            print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
-                  f'{sum(c for _, c in got)} wrong for a cocked die read as a face', flush=True)
-        print(f'dice counted right at SEEN {seen}: {counted[seen]} of {len(scenes)}; the rule picks SURE {sure}')
-        if not a.flat:  # the sensor's reading is what the thresholds are for
-            with open(os.path.join(BUILD, 'thresholds-level.json'), 'w') as f:
-                json.dump({'seen': seen, 'sure': sure, 'scenes': len(scenes)}, f)
-
+    with Pool(a.procs) as pool:
+        scenes = pool.map(partial(held_out, flat=a.flat), range(check.HELD_OUT, check.HELD_OUT + a.held_out), chunksize=8)
+    counted, reads, _ = check.readings(det, cls, None, scenes, name=partial(level_crops, cls))
+    seen = head.get('seen') or max(check.SEENS, key=lambda s: (counted[s], -abs(s - 0.4)))
+    sure, _ = check.choose(reads[seen], [1.0])
+    for q in check.SURES + [0.99]:  # 0.99 is printed, never chosen
+        got = [(r[0], r[2]) for r in reads[seen] if r[1] >= q]
+        print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
+              f'{sum(c for _, c in got)} wrong for a cocked die read as a face', flush=True)
+    for q in check.SURES + [0.99]:
+        filled = [(right, r[2]) for r in reads[seen] for sure_q, right in r[7] if sure_q >= q]
+        wrong = [cocked for right, cocked in filled if not right]
+        print(f'SEEN {seen}, SURE {q}, partial: {len(filled)} dice filled of {sum(len(sc[1]) for sc in scenes)}, '
+              f'{len(filled) - len(wrong)} right, {len(wrong)} wrong ({sum(wrong)} in a throw with a cocked die)', flush=True)
+    print(f'dice counted right at SEEN {seen}: {counted[seen]} of {len(scenes)}; the rule picks SURE {sure}'
+          + (f'; the model file has SURE {head.get("sure")}' if a.model else ''))
+    if not a.flat and not a.model:  # the sensor's reading is what the thresholds are for
+        with open(os.path.join(BUILD, 'thresholds-level.json'), 'w') as f:
+            json.dump({'seen': seen, 'sure': sure, 'scenes': len(scenes)}, f)
 
 if __name__ == '__main__':
     main()

@@ -4,7 +4,10 @@
 // reads the frames (dicereader.js: on the phone, no frame is sent or
 // kept), and once it reads the same faces twice running it puts them in
 // the tray, where taps would have put them, stops the camera and shows the
-// frame it read with each die marked. Recording is still the pad's Record
+// frame it read with each die marked. When it finds every die but can name
+// only some, and reads the same PARTIAL_AFTER frames running, it puts
+// those in the tray, marks the others ? on the frame, and the pad asks
+// for their taps (BENCHMARKS.md, "Partial readings"). Recording is still the pad's Record
 // button: nothing is recorded until the player has looked and tapped it,
 // and a wrong die is taken out of the tray and tapped again as always. A
 // throw it cannot read (a die on edge, too few or too many dice, a blurred
@@ -14,6 +17,11 @@ import { h } from './dom.js';
 import { FLAT, FRAME, grab, loadModel, read } from './dicereader.js';
 import { upFromOrientation } from './level.js';
 
+// PARTIAL_AFTER is how many frames running must give the same partial
+// reading (the same faces named, the same number not) before the camera
+// settles for it: about a second, for a whole reading to come first.
+const PARTIAL_AFTER = 3;
+
 /** @type {Promise<import('./dicereader.js').Model> | null} */
 let model = null;
 
@@ -22,7 +30,7 @@ let model = null;
  * redraws, so the video goes on playing) and the stream.
  * @type {null | {entry: {dice: number[]}, need: number, onChange: () => void, panel: HTMLElement,
  *   video: HTMLVideoElement, still: HTMLCanvasElement, status: HTMLElement, stream: MediaStream | null,
- *   last: string, misses: number, done: boolean, gone: number}}
+ *   last: string, lastPart: string, parts: number, misses: number, done: boolean, gone: number}}
  */
 let cam = null;
 
@@ -70,7 +78,8 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
     h('p.camnote', 'Hold the phone over the dice, all of them in view. The frames stay on this phone.'));
   /** @type {NonNullable<typeof cam>} */
   const c = { entry, need, onChange, panel, video: /** @type {HTMLVideoElement} */ (video),
-    still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', misses: 0, done: false, gone: 0 };
+    still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', lastPart: '', parts: 0, misses: 0,
+    done: false, gone: 0 };
   cam = c;
   watchTilt(c);
   const loading = model || loadModel().catch((err) => { model = null; throw err; });
@@ -110,6 +119,7 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
     const r = read(m, frame, c.need, up());
     c.panel.dataset.reads = String(Number(c.panel.dataset.reads || 0) + 1);
     if (r.ok) {
+      c.lastPart = '';
       const key = r.faces.join(' ');
       if (key === c.last) {
         finish(c, frame, r);
@@ -117,8 +127,19 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
       }
       c.last = key;
       say(c, `Reading… ${key}?`);
+    } else if (r.part.length) {
+      const key = `${r.part.join(' ')} and ${r.dice.length - r.part.length} more`;
+      c.parts = key === c.lastPart ? c.parts + 1 : 1;
+      c.lastPart = key;
+      c.last = '';
+      if (c.parts >= PARTIAL_AFTER) {
+        finish(c, frame, r);
+        return;
+      }
+      say(c, `Reading… ${key}?`);
     } else {
       c.last = '';
+      c.lastPart = '';
       c.misses++;
       // One bad frame is a moving hand; the third in a row is the throw.
       say(c, c.misses >= 3 ? r.reason : 'Reading…', c.misses >= 3);
@@ -127,12 +148,14 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
   setTimeout(() => loop(c, m), 150);
 }
 
-// finish puts the faces read in the tray and shows the frame they came from.
+// finish puts the faces read in the tray (a partial reading's, those it
+// is sure of) and shows the frame they came from, each die marked: its
+// face, or ? for one left to a tap.
 function finish(/** @type {NonNullable<typeof cam>} */ c, /** @type {ImageData} */ frame,
   /** @type {import('./dicereader.js').Reading} */ r) {
   c.done = true;
   c.entry.dice.length = 0;
-  c.entry.dice.push(...r.faces);
+  c.entry.dice.push(...r.part);
   c.still.width = FRAME.width;
   c.still.height = FRAME.height;
   const ctx = /** @type {CanvasRenderingContext2D} */ (c.still.getContext('2d'));
@@ -141,18 +164,22 @@ function finish(/** @type {NonNullable<typeof cam>} */ c, /** @type {ImageData} 
   ctx.font = 'bold 16px sans-serif';
   ctx.textAlign = 'center';
   for (const d of r.dice) {
-    ctx.strokeStyle = '#3ddc84';
+    const named = r.ok || d.named;
+    ctx.strokeStyle = named ? '#3ddc84' : '#ffb300';
     ctx.strokeRect(d.x - d.size / 2, d.y - d.size / 2, d.size, d.size);
     ctx.fillStyle = '#000';
     ctx.fillRect(d.x - 9, d.y - d.size / 2 - 19, 18, 18);
-    ctx.fillStyle = '#3ddc84';
-    ctx.fillText(String(d.face), d.x, d.y - d.size / 2 - 4);
+    ctx.fillStyle = ctx.strokeStyle;
+    ctx.fillText(named ? String(d.face) : '?', d.x, d.y - d.size / 2 - 4);
   }
   c.still.hidden = false;
   c.video.hidden = true;
   release(c);
-  say(c, `Read ${r.faces.join(' ')}. Check them against the dice (tap a wrong one in the tray to change it), then Record.`);
-  c.panel.dataset.read = r.faces.join(' ');
+  const left = r.dice.length - r.part.length;
+  say(c, r.ok ? `Read ${r.faces.join(' ')}. Check them against the dice (tap a wrong one in the tray to change it), then Record.`
+    : `Read ${r.part.join(' ')}; ${left === 1 ? 'the die marked ? I could not read: tap its face' : `the ${left} dice marked ? I could not read: tap their faces`}. Check the others against the dice, then Record.`);
+  c.panel.dataset.read = r.part.join(' ');
+  c.panel.dataset.unread = String(left);
   c.panel.classList.add('read');
   c.onChange();
   // The faces read and Record are what to look at now: on a small phone

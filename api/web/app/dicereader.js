@@ -8,6 +8,9 @@
 //
 // It refuses rather than guesses: when it finds more or fewer dice than
 // the throw has, a die on edge, or a die it cannot name with confidence.
+// In that last case alone it also gives the faces it is sure of (part):
+// every die is found and none is on edge, so the camera may put those in
+// the tray and leave the others to taps.
 
 import { STEEPEST, canon, levelCrop, levelView, tiltOf } from './level.js';
 
@@ -27,8 +30,9 @@ const SEEN = 0.3;
  *   kernel?: Float32Array}} Layer
  * @typedef {{detector: Layer[], classifier: Layer[], cell: number, crop: number, cropSize: number,
  *   seen: number, sure: number, level: {focal: number, plane: number} | null}} Model
- * @typedef {{x: number, y: number, size: number, face: number, sure: number, edge: boolean}} Die
- * @typedef {{ok: boolean, faces: number[], dice: Die[], reason: string}} Reading
+ * @typedef {{x: number, y: number, size: number, face: number, sure: number, edge: boolean, named: boolean}} Die
+ *   (named: sure enough of its face, SURE, to put it in the tray)
+ * @typedef {{ok: boolean, faces: number[], dice: Die[], reason: string, part: number[]}} Reading
  */
 
 /** loadModel fetches and unpacks dice.bin (see vision/dicetrain/train.py). */
@@ -121,7 +125,7 @@ export function read(model, image, expect, up = FLAT) {
     rgb[j + 2] = data[i + 2];
   }
   if (model.level && !(tiltOf(up) <= STEEPEST)) {
-    return { ok: false, faces: [], dice: [], reason: 'Hold the phone flatter, straight over the dice, or tap the faces.' };
+    return { ok: false, faces: [], dice: [], reason: 'Hold the phone flatter, straight over the dice, or tap the faces.', part: [] };
   }
   const found = centres(model, rgb, width, height);
   const view = model.level ? levelView(up, model.level.focal, width, height) : null;
@@ -133,18 +137,22 @@ export function read(model, image, expect, up = FLAT) {
     let best = 0;
     for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
     if (best === 7) continue; // no die after all
-    dice.push({ x: c.x, y: c.y, size: c.size, face: best < 6 ? best + 1 : 0, sure: p[best], edge: best === 6 });
+    dice.push({ x: c.x, y: c.y, size: c.size, face: best < 6 ? best + 1 : 0, sure: p[best], edge: best === 6,
+      named: best < 6 && p[best] >= model.sure });
   }
   dice.sort((a, b) => a.x - b.x);
   const faces = dice.map((d) => d.face);
-  const no = (/** @type {string} */ reason) => ({ ok: false, faces, dice, reason });
+  const no = (/** @type {string} */ reason, /** @type {number[]} */ part = []) => ({ ok: false, faces, dice, reason, part });
   if (dice.some((d) => d.edge)) return no('A die is on its edge: throw it again, or tap the faces.');
   if (dice.length !== expect) {
     return no(dice.length ? `I see ${count(dice.length)}, and this throw has ${expect}: get them all in view, or tap the faces.`
       : 'I see no dice yet: hold the phone over them.');
   }
-  if (dice.some((d) => !(d.sure >= model.sure))) return no('I cannot read every die clearly: hold the phone still, or tap the faces.');
-  return { ok: true, faces, dice, reason: '' };
+  if (dice.some((d) => !d.named)) {
+    return no('I cannot read every die clearly: hold the phone still, or tap the faces.',
+      dice.filter((d) => d.named).map((d) => d.face));
+  }
+  return { ok: true, faces, dice, reason: '', part: faces };
 }
 
 function count(/** @type {number} */ n) {
