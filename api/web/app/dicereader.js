@@ -309,9 +309,10 @@ export function run(layers, data, h, w) {
 
 /**
  * conv is a convolution, padded to keep size. Its weights, [out][ky][kx][in]
- * in the file, are turned once to [ky][kx][in][out] (l.kernel), so the
- * innermost loop runs along the output channels of one pixel, through
- * memory in order; an input that a ReLU has zeroed is skipped.
+ * in the file, are laid out once in blocks of four output channels
+ * (l.kernel, [out/4][ky][kx][in][4]), so that each output pixel sums four
+ * channels at a time in registers, reading the weights in order; an input
+ * that a ReLU has zeroed is skipped.
  */
 function conv(/** @type {Float32Array} */ x, /** @type {number} */ h, /** @type {number} */ w, /** @type {number} */ cin,
   /** @type {Layer} */ l) {
@@ -324,27 +325,40 @@ function conv(/** @type {Float32Array} */ x, /** @type {number} */ h, /** @type 
   const oh = Math.floor((h + 2 * pad - dil * (kh - 1) - 1) / stride) + 1;
   const ow = Math.floor((w + 2 * pad - dil * (kw - 1) - 1) / stride) + 1;
   const out = new Float32Array(oh * ow * cout);
-  for (let o = 0; o < out.length; o += cout) out.set(bias, o);
-  for (let ky = 0; ky < kh; ky++) {
-    for (let kx = 0; kx < kw; kx++) {
-      const dx = kx * dil - pad;
-      // the output columns whose input column is inside the image
-      const ox0 = Math.max(0, Math.ceil(-dx / stride));
-      const ox1 = Math.min(ow, Math.floor((w - 1 - dx) / stride) + 1);
-      const wk = (ky * kw + kx) * cin * cout;
-      for (let oy = 0; oy < oh; oy++) {
-        const iy = oy * stride - pad + ky * dil;
-        if (iy < 0 || iy >= h) continue;
-        for (let ox = ox0; ox < ox1; ox++) {
-          const xi = (iy * w + ox * stride + dx) * cin;
-          const o = (oy * ow + ox) * cout;
-          for (let ci = 0; ci < cin; ci++) {
-            const v = x[xi + ci];
-            if (v === 0) continue;
-            const wi = wk + ci * cout;
-            for (let co = 0; co < cout; co++) out[o + co] += v * wt[wi + co];
+  const tap = cin * 4;
+  for (let oy = 0; oy < oh; oy++) {
+    for (let ox = 0; ox < ow; ox++) {
+      const o = (oy * ow + ox) * cout;
+      for (let cb = 0; cb < cout; cb += 4) {
+        let a0 = bias[cb];
+        let a1 = cb + 1 < cout ? bias[cb + 1] : 0;
+        let a2 = cb + 2 < cout ? bias[cb + 2] : 0;
+        let a3 = cb + 3 < cout ? bias[cb + 3] : 0;
+        let wi = cb * kh * kw * cin;
+        for (let ky = 0; ky < kh; ky++) {
+          const iy = oy * stride - pad + ky * dil;
+          if (iy < 0 || iy >= h) {
+            wi += kw * tap;
+            continue;
+          }
+          for (let kx = 0; kx < kw; kx++, wi += tap) {
+            const ix = ox * stride - pad + kx * dil;
+            if (ix < 0 || ix >= w) continue;
+            const xi = (iy * w + ix) * cin;
+            for (let ci = 0, k = wi; ci < cin; ci++, k += 4) {
+              const v = x[xi + ci];
+              if (v === 0) continue;
+              a0 += v * wt[k];
+              a1 += v * wt[k + 1];
+              a2 += v * wt[k + 2];
+              a3 += v * wt[k + 3];
+            }
           }
         }
+        out[o + cb] = a0;
+        if (cb + 1 < cout) out[o + cb + 1] = a1;
+        if (cb + 2 < cout) out[o + cb + 2] = a2;
+        if (cb + 3 < cout) out[o + cb + 3] = a3;
       }
     }
   }
@@ -352,16 +366,19 @@ function conv(/** @type {Float32Array} */ x, /** @type {number} */ h, /** @type 
   return { data: out, h: oh, w: ow, c: cout };
 }
 
-/** kernel is a convolution's weights as [ky][kx][in][out], made once. */
+/** kernel is a convolution's weights as [out/4][ky][kx][in][4] (zeros past out), made once. */
 function kernel(/** @type {Layer} */ l) {
   if (l.kernel) return l.kernel;
   const [cout, kh, kw, cin] = /** @type {number[]} */ (l.shape);
   const wt = /** @type {Float32Array} */ (l.weights);
-  const k = new Float32Array(wt.length);
+  const k = new Float32Array(Math.ceil(cout / 4) * 4 * kh * kw * cin);
   for (let co = 0; co < cout; co++) {
+    const cb = co - (co % 4);
     for (let ky = 0; ky < kh; ky++) {
       for (let kx = 0; kx < kw; kx++) {
-        for (let ci = 0; ci < cin; ci++) k[((ky * kw + kx) * cin + ci) * cout + co] = wt[((co * kh + ky) * kw + kx) * cin + ci];
+        for (let ci = 0; ci < cin; ci++) {
+          k[(((cb * kh + ky * 4) * kw + kx * 4) * cin + ci * 4) + (co % 4)] = wt[((co * kh + ky) * kw + kx) * cin + ci];
+        }
       }
     }
   }
