@@ -56,7 +56,8 @@ def fill(net, layers, weights):
         bn.weight.data.fill_(1.0)
         bn.bias.data = b
         bn.running_mean.zero_()
-        bn.running_var.fill_(1.0 - bn.eps)
+        bn.running_var.fill_(1.0)
+        bn.eps = 0.0  # so that export folds it back to exactly these weights
     for m, l in zip(tail, convs[len(blocks):] + dense):
         w, b = tensors(l, weights)
         m.weight.data = w.permute(0, 3, 1, 2).contiguous() if w.dim() == 4 else w

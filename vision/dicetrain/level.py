@@ -234,6 +234,7 @@ def main():
     ap.add_argument('--peaks', type=int, default=0, help='more crops of each cocked die where peaks fall (a trial)')
     ap.add_argument('--flat', action='store_true', help='check as a phone with no motion sensor reads')
     ap.add_argument('--wide', action='store_true', help='channels 16-32-48, dense 48')
+    ap.add_argument('--detector-from', help='check, export: the detector of this model file, not build/detector.pt')
     ap.add_argument('--model', help='check: read with this model file (dice.bin) instead of the checkpoints')
     a = ap.parse_args()
     torch.manual_seed(0)
@@ -247,13 +248,19 @@ def main():
         train_classifier(net, xs, ys, a.epochs, lambda x, i: inputs(x, planes[i]))
         torch.save(net.state_dict(), os.path.join(BUILD, a.classifier))
     elif a.step == 'export':
-        det = trained(classifier=None)[0]
+        det = detector(a)
         cls = classifier(a.wide)
         cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
         cls.eval()
         export(det, cls, a.out, 'thresholds-level.json', {'level': {'focal': FOCAL, 'plane': PLANE}})
     else:
         check_level(a)
+
+
+def detector(a):
+    """detector is the trained detector: build/detector.pt, or with
+    --detector-from, the one in that model file (dice.bin)."""
+    return frombin.load(a.detector_from)[0] if a.detector_from else trained(classifier=None)[0]
 
 
 def check_level(a):
@@ -264,7 +271,7 @@ def check_level(a):
     if a.model:
         det, cls, head = frombin.load(a.model)
     else:
-        det, cls, head = trained(classifier=None)[0], classifier(a.wide), {}
+        det, cls, head = detector(a), classifier(a.wide), {}
         cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
         cls.eval()
     with Pool(a.procs) as pool:
