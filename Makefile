@@ -126,7 +126,8 @@ chromium:
 # api/web/app/dice.bin (vision/README.md): it draws the training scenes
 # (DICE_SCENES, about 225 MB for each 1500, drawn once into vision/build/
 # and kept: the detector's with cocked dice floating; the classifier's with
-# them resting on the table, each die cut in the level view, dicetrain.level),
+# them resting on the table, each die cut in the level view, dicetrain.level,
+# with the wider layers, --wide),
 # trains the centre detector and the face classifier side by side, picks
 # the reader's thresholds on held-out training scenes (dicetrain.level
 # check, check.py's rule) and exports all of it. Not part of test.
@@ -138,10 +139,10 @@ DICE_CLASSIFIER_EPOCHS ?= 8
 dice-model: vision-python
 	cd vision && $(PYTHON) -m dicetrain.train data --scenes $(DICE_SCENES)
 	cd vision && $(PYTHON) -m dicetrain.level data --scenes $(DICE_CLASSIFIER_SCENES)
-	cd vision && { $(PYTHON) -m dicetrain.level train --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
+	cd vision && { $(PYTHON) -m dicetrain.level train --wide --scenes $(DICE_CLASSIFIER_SCENES) --epochs $(DICE_CLASSIFIER_EPOCHS) & c=$$!; \
 		$(PYTHON) -m dicetrain.train detector --scenes $(DICE_SCENES) --epochs $(DICE_DETECTOR_EPOCHS) & d=$$!; wait $$c && wait $$d; }
-	cd vision && $(PYTHON) -m dicetrain.level check
-	cd vision && $(PYTHON) -m dicetrain.level export ../api/web/app/dice.bin
+	cd vision && $(PYTHON) -m dicetrain.level check --wide
+	cd vision && $(PYTHON) -m dicetrain.level export --wide ../api/web/app/dice.bin
 
 # dice-eval measures the reader as the app runs it, in headless Chromium, on
 # test throws that a ray tracer draws (vision/dicetest, made once into

@@ -6,7 +6,8 @@ checkpoints are not at hand.
     det, cls, head = frombin.load('../api/web/app/dice.bin')
 
 The detector is a train.Detector; the classifier a level.classifier() when
-the header has the level view, a train.Classifier otherwise. Each folded
+the header has the level view (with wide when its layers are the wider
+ones), a train.Classifier otherwise. Each folded
 convolution goes back into its conv + batch norm block with the norm made
 the identity plus the folded bias.
 """
@@ -30,9 +31,10 @@ def load(path):
     head = json.loads(buf[8:8 + n])
     weights = np.frombuffer(buf[8 + n:], dtype='<f2').astype(np.float32)
     det = Detector(edge=False)
+    first = next(l for l in head['layers'] if l['net'] == 'classifier' and l['kind'] == 'conv')
     if head.get('level'):
         from dicetrain.level import classifier
-        cls = classifier()
+        cls = classifier(wide=first['shape'][0] == 16)  # the wider layers start with 16 channels, not 12
     else:
         cls = Classifier()
     for net, name in ((det, 'detector'), (cls, 'classifier')):

@@ -21,10 +21,11 @@ detector is train.py's, unchanged.
                                                       model file F as the app reads it (nothing written)
     python3 -m dicetrain.level export OUT             the detector and this classifier, as dice.bin
 
---wide trains and reads session 5's wider layers instead (channels 16-32-48,
-dense 48: more throws read, over the time a reading may take); data and
-train --peaks N add N crops of each cocked die where the detector's peaks
-fall (fewer throws read). Both are trials: BENCHMARKS.md, "The level view". The sensor
+--wide trains and reads session 5's wider layers (channels 16-32-48, dense
+48), which the app ships since session 10 (`make dice-model` passes it):
+without it, the narrower layers of session 9's model. Data and train
+--peaks N add N crops of each cocked die where the detector's peaks fall
+(fewer throws read; a trial: BENCHMARKS.md, "The level view"). The sensor
 is taken to be off by up to NOISE degrees (a phone's, and a bar top not
 quite level); training and the check both draw that error.
 """
@@ -233,7 +234,7 @@ def main():
     ap.add_argument('--held-out', type=int, default=400)
     ap.add_argument('--peaks', type=int, default=0, help='more crops of each cocked die where peaks fall (a trial)')
     ap.add_argument('--flat', action='store_true', help='check as a phone with no motion sensor reads')
-    ap.add_argument('--wide', action='store_true', help='channels 16-32-48, dense 48')
+    ap.add_argument('--wide', action='store_true', help='channels 16-32-48, dense 48 (the shipped model)')
     ap.add_argument('--detector-from', help='check, export: the detector of this model file, not build/detector.pt')
     ap.add_argument('--model', help='check: read with this model file (dice.bin) instead of the checkpoints')
     a = ap.parse_args()
