@@ -178,13 +178,21 @@ func filled(tr truth, rs []reading) string {
 }
 
 // nearestFace is the true face of the die nearest (x, y) within half its
-// size: 0 for a cocked die, -1 for none.
+// size, -1 for none; 0 (cocked) when any cocked die is that near, as
+// dicetrain.check's die_right judges it: a die filled there is wrong.
 func nearestFace(t throw, x, y float64) int {
 	face, bd := -1, math.Inf(1)
+	cocked := false
 	for _, d := range t.Dice {
-		if dist := math.Hypot(x-d.X, y-d.Y); dist < 0.5*d.Size && dist < bd {
-			face, bd = d.Face, dist
+		if dist := math.Hypot(x-d.X, y-d.Y); dist < 0.5*d.Size {
+			cocked = cocked || d.Face == 0
+			if dist < bd {
+				face, bd = d.Face, dist
+			}
 		}
+	}
+	if cocked {
+		return 0
 	}
 	return face
 }

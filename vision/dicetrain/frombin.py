@@ -30,11 +30,13 @@ def load(path):
     n = struct.unpack('<I', buf[4:8])[0]
     head = json.loads(buf[8:8 + n])
     weights = np.frombuffer(buf[8 + n:], dtype='<f2').astype(np.float32)
-    det = Detector(edge=False)
+    heads = [l for l in head['layers'] if l['net'] == 'detector']
+    det = Detector(edge=heads[-1]['shape'][0] == 3)
     first = next(l for l in head['layers'] if l['net'] == 'classifier' and l['kind'] == 'conv')
     if head.get('level'):
         from dicetrain.level import classifier
         cls = classifier(wide=first['shape'][0] == 16)  # the wider layers start with 16 channels, not 12
+                                                        # (a file that fits neither is refused in fill)
     else:
         cls = Classifier()
     for net, name in ((det, 'detector'), (cls, 'classifier')):
@@ -51,19 +53,22 @@ def fill(net, layers, weights):
     dense = [l for l in layers if l['kind'] == 'dense']
     if len(convs) + len(dense) != len(blocks) + len(tail):
         raise ValueError('the model file does not fit this network')
-    for block, l in zip(blocks, convs):
-        w, b = tensors(l, weights)
-        block[0].weight.data = w.permute(0, 3, 1, 2).contiguous()
-        bn = block[1]
-        bn.weight.data.fill_(1.0)
-        bn.bias.data = b
-        bn.running_mean.zero_()
-        bn.running_var.fill_(1.0)
-        bn.eps = 0.0  # so that export folds it back to exactly these weights
-    for m, l in zip(tail, convs[len(blocks):] + dense):
-        w, b = tensors(l, weights)
-        m.weight.data = w.permute(0, 3, 1, 2).contiguous() if w.dim() == 4 else w
-        m.bias.data = b
+    with torch.no_grad():  # copy_ refuses a layer whose shape differs from the network's
+        for block, l in zip(blocks, convs):
+            w, b = tensors(l, weights)
+            c, bn = block[0], block[1]
+            if (c.stride[0], c.dilation[0]) != (l.get('stride', 1), l.get('dil', 1)):
+                raise ValueError(f'the model file\'s layer {l} does not fit {c}')
+            c.weight.copy_(w.permute(0, 3, 1, 2))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0)
+            bn.eps = 0.0  # so that export folds it back to exactly these weights
+        for m, l in zip(tail, convs[len(blocks):] + dense):
+            w, b = tensors(l, weights)
+            m.weight.copy_(w.permute(0, 3, 1, 2) if w.dim() == 4 else w)
+            m.bias.copy_(b)
 
 
 def tensors(l, weights):

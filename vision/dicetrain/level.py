@@ -230,7 +230,8 @@ def main():
     ap.add_argument('--scenes', type=int, default=9000)
     ap.add_argument('--epochs', type=int, default=8)
     ap.add_argument('--procs', type=int, default=2)
-    ap.add_argument('--classifier', default='classifier-level.pt')
+    ap.add_argument('--classifier', help='the checkpoint in build/: classifier-level-wide.pt with --wide, '
+                    'classifier-level.pt without')
     ap.add_argument('--held-out', type=int, default=400)
     ap.add_argument('--peaks', type=int, default=0, help='more crops of each cocked die where peaks fall (a trial)')
     ap.add_argument('--flat', action='store_true', help='check as a phone with no motion sensor reads')
@@ -238,6 +239,7 @@ def main():
     ap.add_argument('--detector-from', help='check, export: the detector of this model file, not build/detector.pt')
     ap.add_argument('--model', help='check: read with this model file (dice.bin) instead of the checkpoints')
     a = ap.parse_args()
+    a.classifier = a.classifier or ('classifier-level-wide.pt' if a.wide else 'classifier-level.pt')
     torch.manual_seed(0)
     if a.step == 'data':
         draw(a.scenes, a.procs, a.peaks)
@@ -294,6 +296,7 @@ def check_level(a):
     if not a.flat and not a.model:  # the sensor's reading is what the thresholds are for
         with open(os.path.join(BUILD, 'thresholds-level.json'), 'w') as f:
             json.dump({'seen': seen, 'sure': sure, 'scenes': len(scenes)}, f)
+
 
 if __name__ == '__main__':
     main()

@@ -4,10 +4,11 @@
 // reads the frames (dicereader.js: on the phone, no frame is sent or
 // kept), and once it reads the same faces twice running it puts them in
 // the tray, where taps would have put them, stops the camera and shows the
-// frame it read with each die marked. When it finds every die but can name
-// only some, and reads the same PARTIAL_AFTER frames running, it puts
-// those in the tray, marks the others ? on the frame, and the pad asks
-// for their taps (BENCHMARKS.md, "Partial readings"). Recording is still the pad's Record
+// frame it read with each die marked. When it finds every die but can
+// name only some, and reads the same PARTIAL_AFTER frames running, it
+// puts those in the tray, marks the others ? on the frame, and the pad
+// asks for their taps (BENCHMARKS.md, "Partial readings"). A face tapped
+// while it reads closes it: the player has chosen taps. Recording is still the pad's Record
 // button: nothing is recorded until the player has looked and tapped it,
 // and a wrong die is taken out of the tray and tapped again as always. A
 // throw it cannot read (a die on edge, too few or too many dice, a blurred
@@ -30,7 +31,7 @@ let model = null;
  * redraws, so the video goes on playing) and the stream.
  * @type {null | {entry: {dice: number[]}, need: number, onChange: () => void, panel: HTMLElement,
  *   video: HTMLVideoElement, still: HTMLCanvasElement, status: HTMLElement, stream: MediaStream | null,
- *   last: string, lastPart: string, parts: number, misses: number, done: boolean, gone: number}}
+ *   last: string, lastPart: string, parts: number, misses: number, done: boolean, gone: number, taps: string}}
  */
 let cam = null;
 
@@ -79,7 +80,7 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
   /** @type {NonNullable<typeof cam>} */
   const c = { entry, need, onChange, panel, video: /** @type {HTMLVideoElement} */ (video),
     still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', lastPart: '', parts: 0, misses: 0,
-    done: false, gone: 0 };
+    done: false, gone: 0, taps: entry.dice.join(' ') };
   cam = c;
   watchTilt(c);
   const loading = model || loadModel().catch((err) => { model = null; throw err; });
@@ -103,10 +104,17 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
     });
 }
 
-// loop reads one frame after another until a throw is read twice the same,
-// the camera is closed, or its panel has left the page for good.
+// loop reads one frame after another until a throw is read (twice the
+// same whole, or PARTIAL_AFTER times the same in part), the camera is
+// closed, a face is tapped (the tray is the player's), or its panel has
+// left the page for good.
 function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dicereader.js').Model} */ m) {
   if (cam !== c) return;
+  if (c.entry.dice.join(' ') !== c.taps) {
+    stop();
+    c.onChange();
+    return;
+  }
   c.gone = c.panel.isConnected ? 0 : c.gone + 1;
   if (c.gone > 2) {
     stop();
@@ -120,6 +128,7 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
     c.panel.dataset.reads = String(Number(c.panel.dataset.reads || 0) + 1);
     if (r.ok) {
       c.lastPart = '';
+      c.misses = 0;
       const key = r.faces.join(' ');
       if (key === c.last) {
         finish(c, frame, r);
@@ -132,6 +141,7 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
       c.parts = key === c.lastPart ? c.parts + 1 : 1;
       c.lastPart = key;
       c.last = '';
+      c.misses = 0;
       if (c.parts >= PARTIAL_AFTER) {
         finish(c, frame, r);
         return;
@@ -176,9 +186,12 @@ function finish(/** @type {NonNullable<typeof cam>} */ c, /** @type {ImageData} 
   c.video.hidden = true;
   release(c);
   const left = r.dice.length - r.part.length;
+  const unread = left === 1 ? 'the die marked ? I could not read: tap its face'
+    : `the ${left} dice marked ? I could not read: tap their faces`;
   say(c, r.ok ? `Read ${r.faces.join(' ')}. Check them against the dice (tap a wrong one in the tray to change it), then Record.`
-    : `Read ${r.part.join(' ')}; ${left === 1 ? 'the die marked ? I could not read: tap its face' : `the ${left} dice marked ? I could not read: tap their faces`}. Check the others against the dice, then Record.`);
+    : `Read ${r.part.join(' ')}; ${unread} (or throw again, if one is on its edge). Check the others against the dice, then Record.`);
   c.panel.dataset.read = r.part.join(' ');
+  c.panel.dataset.marks = r.dice.map((d) => (r.ok || d.named ? String(d.face) : '?')).join(' ');
   c.panel.dataset.unread = String(left);
   c.panel.classList.add('read');
   c.onChange();

@@ -21,7 +21,8 @@ import (
 
 // cameraThrows are frames of throws the test generator drew
 // (vision/dicetest, not the one the model learned from), with what is in
-// each (its truth.json): the throws the tests show the phone's camera.
+// each (its truth.json), left to right in the frame: the throws the
+// tests show the phone's camera.
 // throw-5-dice.jpg is test throw 0059 (yellow dice on baize, the phone
 // tilted 21 degrees), throw-4-dice.jpg test throw 0043 (green dice on
 // baize), throw-5-dice-partial.jpg test throw 0140 (ivory dice on
@@ -34,9 +35,9 @@ import (
 // path into the tray and Record, with the phone's tilt, not the model's
 // accuracy, which diceeval measures.
 var cameraThrows = map[string][]int{
-	"testdata/throw-5-dice.jpg":         {6, 1, 2, 3, 6},
-	"testdata/throw-4-dice.jpg":         {3, 5, 1, 2},
-	"testdata/throw-5-dice-partial.jpg": {4, 1, 2, 4, 1},
+	"testdata/throw-5-dice.jpg":         {1, 6, 6, 3, 2},
+	"testdata/throw-4-dice.jpg":         {5, 1, 2, 3},
+	"testdata/throw-5-dice-partial.jpg": {1, 4, 2, 1, 4},
 }
 
 // cameraUp is the table's up direction in each frame's camera coordinates
@@ -159,7 +160,18 @@ func readWithCamera(t *testing.T, host *phone, frame string) []int {
 	if got := slices.Sorted(slices.Values(eval[[]int](host, trayJS))); !slices.Equal(got, want) {
 		t.Fatalf("the camera put %v in the tray, the throw is %v", got, want)
 	}
+	// Each die is marked on the frame with the face read there.
+	if got, order := marks(host), fmt.Sprint(cameraThrows[frame]); "["+got+"]" != order {
+		t.Fatalf("the camera marked the dice %q, left to right, the throw is %v", got, order)
+	}
 	return want
+}
+
+// marks is what the camera marked each die with on the frame it read, left
+// to right: its face, or ? for one left to a tap.
+func marks(p *phone) string {
+	p.t.Helper()
+	return eval[string](p, `document.querySelector('[data-testid=camera-panel]').dataset.marks || ''`)
 }
 
 // recordedDice is every die of every throw the server's round 1 of table
@@ -239,23 +251,38 @@ func TestCameraFillsWhatItCanRead(t *testing.T) {
 	host.waitFor("the camera's reading or refusal", `(p => !!p && (!!p.dataset.read || p.dataset.refused === 'true'))(document.querySelector('[data-testid=camera-panel]'))`)
 	host.shot("camera-partial")
 	status := host.text(`[data-testid=camera-status]`)
-	// The dice in the tray are some of the throw's; the rest are left.
-	tray := eval[[]int](host, trayJS)
-	left := slices.Clone(cameraThrows[frame])
-	for _, f := range tray {
-		i := slices.Index(left, f)
-		if i < 0 {
-			t.Fatalf("the camera put %v in the tray, which is not among the throw's %v (%q)", tray, cameraThrows[frame], status)
-		}
-		left = slices.Delete(left, i, i+1)
+	if got := eval[string](host, `document.querySelector('[data-testid=camera-panel]').dataset.up`); got != "sensor" {
+		t.Fatalf("the camera read without the phone's tilt (%q)", got)
 	}
-	if len(tray) == 0 || len(left) == 0 {
-		t.Fatalf("the camera put %v in the tray, want some of %v and not all: %q", tray, cameraThrows[frame], status)
+	// Each die is marked on the frame, left to right: the face read, the
+	// throw's own there, or ? where it could not read; the tray holds the
+	// faces read, and the ? dice are left.
+	got := strings.Fields(marks(host))
+	truth := cameraThrows[frame]
+	if len(got) != len(truth) {
+		t.Fatalf("the camera marked %q, the throw is %v: %q", got, truth, status)
+	}
+	var read, left []int
+	for i, mark := range got {
+		switch {
+		case mark == "?":
+			left = append(left, truth[i])
+		case mark == strconv.Itoa(truth[i]):
+			read = append(read, truth[i])
+		default:
+			t.Fatalf("the camera marked %q, left to right, the throw is %v: die %d is wrong", got, truth, i+1)
+		}
+	}
+	if len(read) == 0 || len(left) == 0 {
+		t.Fatalf("the camera marked %q: want some dice read and some left: %q", got, status)
+	}
+	if tray := slices.Sorted(slices.Values(eval[[]int](host, trayJS))); !slices.Equal(tray, slices.Sorted(slices.Values(read))) {
+		t.Fatalf("the camera put %v in the tray, it marked %q", tray, got)
 	}
 	if got := eval[string](host, `document.querySelector('[data-testid=camera-panel]').dataset.unread || ''`); got != strconv.Itoa(len(left)) {
-		t.Fatalf("the camera says %q dice are unread, the tray lacks %d: %q", got, len(left), status)
+		t.Fatalf("the camera says %q dice are unread, it marked %d ?: %q", got, len(left), status)
 	}
-	if !strings.Contains(status, "marked ? I could not read") {
+	if !strings.Contains(status, "marked ? I could not read") || !strings.Contains(status, "throw again, if one is on its edge") {
 		t.Fatalf("the camera's word does not point at the dice left to tap: %q", status)
 	}
 	host.waitText(`[data-testid=send]`, fmt.Sprintf("Tap %d more di", len(left)))
@@ -275,7 +302,7 @@ func TestCameraFillsWhatItCanRead(t *testing.T) {
 
 // TestCameraRefusesAThrowItCannotRead: the camera sees four dice where
 // the throw has five; the phone says so, puts nothing in the tray, and the
-// pad takes the throw by taps as always.
+// pad takes the throw by taps as always: the first tap closes the camera.
 func TestCameraRefusesAThrowItCannotRead(t *testing.T) {
 	_, _, host := cameraTurn(t, "testdata/throw-4-dice.jpg")
 
@@ -286,8 +313,14 @@ func TestCameraRefusesAThrowItCannotRead(t *testing.T) {
 	if got := eval[[]int](host, trayJS); len(got) != 0 {
 		t.Fatalf("a throw the camera refused left %v in the tray", got)
 	}
-	host.tap(`[data-testid=camera]`)
-	host.enter(6, 5, 4, 3, 3)
+	// A face tapped while the camera reads is the player choosing taps:
+	// the camera closes, and the tray keeps the tap.
+	host.enter(6)
+	host.waitFor("the camera to close", `!document.querySelector('[data-testid=camera-panel]')`)
+	if got := eval[[]int](host, trayJS); !slices.Equal(got, []int{6}) {
+		t.Fatalf("the tray holds %v after a tap on 6", got)
+	}
+	host.enter(5, 4, 3, 3)
 	host.tap(`[data-testid=send]`)
 	host.waitText(`[data-testid=verdict]`, "banked 6-5-4")
 }
