@@ -6,8 +6,8 @@ checkpoints are not at hand.
     det, cls, head = frombin.load('../api/web/app/dice.bin')
 
 The detector is a train.Detector; the classifier a level.classifier() when
-the header has the level view (with wide when its layers are the wider
-ones), a train.Classifier otherwise. Each folded
+the header has the level view (with the file's layer widths), a
+train.Classifier otherwise. Each folded
 convolution goes back into its conv + batch norm block with the norm made
 the identity plus the folded bias.
 """
@@ -32,11 +32,11 @@ def load(path):
     weights = np.frombuffer(buf[8 + n:], dtype='<f2').astype(np.float32)
     heads = [l for l in head['layers'] if l['net'] == 'detector']
     det = Detector(edge=heads[-1]['shape'][0] == 3)
-    first = next(l for l in head['layers'] if l['net'] == 'classifier' and l['kind'] == 'conv')
     if head.get('level'):
         from dicetrain.level import classifier
-        cls = classifier(wide=first['shape'][0] == 16)  # the wider layers start with 16 channels, not 12
-                                                        # (a file that fits neither is refused in fill)
+        layers = [l for l in head['layers'] if l['net'] == 'classifier' and 'shape' in l]
+        widths = tuple(l['shape'][0] for l in layers[:-1])  # the convolutions' and the first dense layer's
+        cls = classifier() if widths == (12, 24, 32, 32) else classifier(channels=widths)  # fill refuses a misfit
     else:
         cls = Classifier()
     for net, name in ((det, 'detector'), (cls, 'classifier')):

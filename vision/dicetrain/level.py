@@ -23,7 +23,8 @@ detector is train.py's, unchanged.
 
 --wide trains and reads session 5's wider layers (channels 16-32-48, dense
 48), which the app ships since session 10 (`make dice-model` passes it):
-without it, the narrower layers of session 9's model. Data and train
+without it, the narrower layers of session 9's model; --channels
+C1,C2,C3,DENSE, layers of another width (a trial). Data and train
 --peaks N add N crops of each cocked die where the detector's peaks fall
 (fewer throws read; a trial: BENCHMARKS.md, "The level view"). The sensor
 is taken to be off by up to NOISE degrees (a phone's, and a bar top not
@@ -189,16 +190,21 @@ def held_out(seed, flat=False):
     return img[..., ::-1].astype(np.float32), labels, normals, homography(up)
 
 
-def classifier(wide=False):
+WIDE = (16, 32, 48, 48)  # session 5's wider layers: three convolutions' channels and the dense layer's
+
+
+def classifier(wide=False, channels=None):
     """classifier is train.Classifier with a fourth input plane: how
     oblique the ray to the die is (canon), the same value everywhere; wide,
-    with channels 16-32-48 and a dense layer of 48 (session 5's wider one)."""
+    with WIDE's layers (the shipped model), or with channels (c1, c2, c3,
+    dense) of its own (a trial)."""
     net = Classifier()
-    if wide:
-        net.body = torch.nn.Sequential(conv(4, 16), torch.nn.MaxPool2d(2), conv(16, 32), torch.nn.MaxPool2d(2),
-                                       conv(32, 48), torch.nn.MaxPool2d(2))
-        net.fc1 = torch.nn.Linear(48 * 16, 48)
-        net.fc2 = torch.nn.Linear(48, 8)
+    if wide or channels:
+        c1, c2, c3, dense = channels or WIDE
+        net.body = torch.nn.Sequential(conv(4, c1), torch.nn.MaxPool2d(2), conv(c1, c2), torch.nn.MaxPool2d(2),
+                                       conv(c2, c3), torch.nn.MaxPool2d(2))
+        net.fc1 = torch.nn.Linear(c3 * 16, dense)
+        net.fc2 = torch.nn.Linear(dense, 8)
     else:
         net.body[0][0] = torch.nn.Conv2d(4, 12, 3, 1, 1, bias=False)
     return net
@@ -236,23 +242,26 @@ def main():
     ap.add_argument('--peaks', type=int, default=0, help='more crops of each cocked die where peaks fall (a trial)')
     ap.add_argument('--flat', action='store_true', help='check as a phone with no motion sensor reads')
     ap.add_argument('--wide', action='store_true', help='channels 16-32-48, dense 48 (the shipped model)')
+    ap.add_argument('--channels', help='C1,C2,C3,DENSE: layers of this width instead (a trial)')
     ap.add_argument('--detector-from', help='check, export: the detector of this model file, not build/detector.pt')
     ap.add_argument('--model', help='check: read with this model file (dice.bin) instead of the checkpoints')
     a = ap.parse_args()
-    a.classifier = a.classifier or ('classifier-level-wide.pt' if a.wide else 'classifier-level.pt')
+    a.channels = tuple(int(c) for c in a.channels.split(',')) if a.channels else None
+    a.classifier = a.classifier or ('classifier-level-' + '-'.join(map(str, a.channels)) + '.pt' if a.channels else
+                                    'classifier-level-wide.pt' if a.wide else 'classifier-level.pt')
     torch.manual_seed(0)
     if a.step == 'data':
         draw(a.scenes, a.procs, a.peaks)
     elif a.step == 'train':
         parts = [np.load(level_part(first, a.scenes, a.peaks)) for first in range(0, a.scenes, PART)]
         xs, ys, obs = (np.concatenate([p[k] for p in parts]) for k in ('xs', 'ys', 'obs'))
-        net = classifier(a.wide)
+        net = classifier(a.wide, a.channels)
         planes = torch.from_numpy(obs)
         train_classifier(net, xs, ys, a.epochs, lambda x, i: inputs(x, planes[i]))
         torch.save(net.state_dict(), os.path.join(BUILD, a.classifier))
     elif a.step == 'export':
         det = detector(a)
-        cls = classifier(a.wide)
+        cls = classifier(a.wide, a.channels)
         cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
         cls.eval()
         export(det, cls, a.out, 'thresholds-level.json', {'level': {'focal': FOCAL, 'plane': PLANE}})
@@ -274,7 +283,7 @@ def check_level(a):
     if a.model:
         det, cls, head = frombin.load(a.model)
     else:
-        det, cls, head = detector(a), classifier(a.wide), {}
+        det, cls, head = detector(a), classifier(a.wide, a.channels), {}
         cls.load_state_dict(torch.load(os.path.join(BUILD, a.classifier)))
         cls.eval()
     with Pool(a.procs) as pool:
