@@ -8,11 +8,12 @@
 // name only some, and reads the same PARTIAL_AFTER frames running, it
 // puts those in the tray, marks the others ? on the frame, and the pad
 // asks for their taps (BENCHMARKS.md, "Partial readings"). A face tapped
-// while it reads closes it: the player has chosen taps. Recording is still the pad's Record
-// button: nothing is recorded until the player has looked and tapped it,
-// and a wrong die is taken out of the tray and tapped again as always. A
-// throw it cannot read (a die on edge, too few or too many dice, a blurred
-// frame) it says so about and leaves the tray alone.
+// while it reads closes it: the player has chosen taps. Recording is
+// still the pad's Record button: nothing is recorded until the player has
+// looked and tapped it, and a wrong die is taken out of the tray and
+// tapped again as always. A throw it cannot read (a die on edge, too few
+// or too many dice, a blurred frame) it says so about and leaves the tray
+// alone.
 
 import { h } from './dom.js';
 import { FLAT, FRAME, grab, loadModel, read } from './dicereader.js';
