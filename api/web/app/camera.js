@@ -32,7 +32,7 @@ let model = null;
  * redraws, so the video goes on playing) and the stream.
  * @type {null | {entry: {dice: number[]}, need: number, onChange: () => void, panel: HTMLElement,
  *   video: HTMLVideoElement, still: HTMLCanvasElement, status: HTMLElement, stream: MediaStream | null,
- *   last: string, lastPart: string, parts: number, misses: number, done: boolean, gone: number, taps: string}}
+ *   last: string, runs: number, misses: number, done: boolean, gone: number, taps: string}}
  */
 let cam = null;
 
@@ -80,7 +80,7 @@ function open(/** @type {number} */ need, /** @type {{dice: number[]}} */ entry,
     h('p.camnote', 'Hold the phone over the dice, all of them in view. The frames stay on this phone.'));
   /** @type {NonNullable<typeof cam>} */
   const c = { entry, need, onChange, panel, video: /** @type {HTMLVideoElement} */ (video),
-    still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', lastPart: '', parts: 0, misses: 0,
+    still: /** @type {HTMLCanvasElement} */ (still), status, stream: null, last: '', runs: 0, misses: 0,
     done: false, gone: 0, taps: entry.dice.join(' ') };
   cam = c;
   watchTilt(c);
@@ -127,30 +127,20 @@ function loop(/** @type {NonNullable<typeof cam>} */ c, /** @type {import('./dic
     c.panel.dataset.up = tilt ? 'sensor' : 'flat';
     const r = read(m, frame, c.need, up());
     c.panel.dataset.reads = String(Number(c.panel.dataset.reads || 0) + 1);
-    if (r.ok) {
-      c.lastPart = '';
-      c.misses = 0;
-      const key = r.faces.join(' ');
-      if (key === c.last) {
-        finish(c, frame, r);
-        return;
-      }
+    if (r.part.length) {
+      // A reading, whole or in part: the same one twice running (whole) or
+      // PARTIAL_AFTER times running (in part) is the throw.
+      const key = r.ok ? r.faces.join(' ') : `${r.part.join(' ')} and ${r.dice.length - r.part.length} more`;
+      c.runs = key === c.last ? c.runs + 1 : 1;
       c.last = key;
-      say(c, `Reading… ${key}?`);
-    } else if (r.part.length) {
-      const key = `${r.part.join(' ')} and ${r.dice.length - r.part.length} more`;
-      c.parts = key === c.lastPart ? c.parts + 1 : 1;
-      c.lastPart = key;
-      c.last = '';
       c.misses = 0;
-      if (c.parts >= PARTIAL_AFTER) {
+      if (c.runs >= (r.ok ? 2 : PARTIAL_AFTER)) {
         finish(c, frame, r);
         return;
       }
       say(c, `Reading… ${key}?`);
     } else {
       c.last = '';
-      c.lastPart = '';
       c.misses++;
       // One bad frame is a moving hand; the third in a row is the throw.
       say(c, c.misses >= 3 ? r.reason : 'Reading…', c.misses >= 3);
@@ -175,13 +165,12 @@ function finish(/** @type {NonNullable<typeof cam>} */ c, /** @type {ImageData} 
   ctx.font = 'bold 16px sans-serif';
   ctx.textAlign = 'center';
   for (const d of r.dice) {
-    const named = r.ok || d.named;
-    ctx.strokeStyle = named ? '#3ddc84' : '#ffb300';
+    ctx.strokeStyle = d.named ? '#3ddc84' : '#ffb300';
     ctx.strokeRect(d.x - d.size / 2, d.y - d.size / 2, d.size, d.size);
     ctx.fillStyle = '#000';
     ctx.fillRect(d.x - 9, d.y - d.size / 2 - 19, 18, 18);
     ctx.fillStyle = ctx.strokeStyle;
-    ctx.fillText(named ? String(d.face) : '?', d.x, d.y - d.size / 2 - 4);
+    ctx.fillText(d.named ? String(d.face) : '?', d.x, d.y - d.size / 2 - 4);
   }
   c.still.hidden = false;
   c.video.hidden = true;
@@ -192,7 +181,7 @@ function finish(/** @type {NonNullable<typeof cam>} */ c, /** @type {ImageData} 
   say(c, r.ok ? `Read ${r.faces.join(' ')}. Check them against the dice (tap a wrong one in the tray to change it), then Record.`
     : `Read ${r.part.join(' ')}; ${unread} (or throw again, if one is on its edge). Check the others against the dice, then Record.`);
   c.panel.dataset.read = r.part.join(' ');
-  c.panel.dataset.marks = r.dice.map((d) => (r.ok || d.named ? String(d.face) : '?')).join(' ');
+  c.panel.dataset.marks = r.dice.map((d) => (d.named ? String(d.face) : '?')).join(' ');
   c.panel.dataset.unread = String(left);
   c.panel.classList.add('read');
   c.onChange();

@@ -138,9 +138,27 @@ const trayJS = `[...document.querySelectorAll('[data-testid=tray] .traydie')].ma
 const readableFrame = "testdata/throw-5-dice.jpg"
 
 // readWithCamera opens the camera on host's pad, whose fake camera shows
-// frame, and waits for the reading: a refusal fails the test, and the
-// faces read must be the throw's, in the tray. It returns them, sorted.
+// frame, and waits for the reading (cameraReads): the faces read must be
+// the throw's, in the tray. It returns them, sorted.
 func readWithCamera(t *testing.T, host *phone, frame string) []int {
+	t.Helper()
+	cameraReads(t, host, frame)
+	want := slices.Sorted(slices.Values(cameraThrows[frame]))
+	if got := slices.Sorted(slices.Values(eval[[]int](host, trayJS))); !slices.Equal(got, want) {
+		t.Fatalf("the camera put %v in the tray, the throw is %v", got, want)
+	}
+	// Each die is marked on the frame with the face read there.
+	if got, order := marks(host), fmt.Sprint(cameraThrows[frame]); "["+got+"]" != order {
+		t.Fatalf("the camera marked the dice %q, left to right, the throw is %v", got, order)
+	}
+	return want
+}
+
+// cameraReads holds host's phone at frame's tilt, opens the camera, whose
+// fake camera shows frame, and waits for a reading, whole or in part: a
+// refusal fails the test, and so does a reading made without the phone's
+// sensor. It returns the camera's words.
+func cameraReads(t *testing.T, host *phone, frame string) string {
 	t.Helper()
 	host.tilt(frame)
 	host.tap(`[data-testid=camera]`)
@@ -156,15 +174,7 @@ func readWithCamera(t *testing.T, host *phone, frame string) []int {
 	if got := eval[string](host, `document.querySelector('[data-testid=camera-panel]').dataset.up`); got != "sensor" {
 		t.Fatalf("the camera read without the phone's tilt (%q)", got)
 	}
-	want := slices.Sorted(slices.Values(cameraThrows[frame]))
-	if got := slices.Sorted(slices.Values(eval[[]int](host, trayJS))); !slices.Equal(got, want) {
-		t.Fatalf("the camera put %v in the tray, the throw is %v", got, want)
-	}
-	// Each die is marked on the frame with the face read there.
-	if got, order := marks(host), fmt.Sprint(cameraThrows[frame]); "["+got+"]" != order {
-		t.Fatalf("the camera marked the dice %q, left to right, the throw is %v", got, order)
-	}
-	return want
+	return host.text(`[data-testid=camera-status]`)
 }
 
 // marks is what the camera marked each die with on the frame it read, left
@@ -246,14 +256,8 @@ func TestCameraFillsWhatItCanRead(t *testing.T) {
 	const frame = "testdata/throw-5-dice-partial.jpg"
 	srv, m, host := cameraTurn(t, frame)
 
-	host.tilt(frame)
-	host.tap(`[data-testid=camera]`)
-	host.waitFor("the camera's reading or refusal", `(p => !!p && (!!p.dataset.read || p.dataset.refused === 'true'))(document.querySelector('[data-testid=camera-panel]'))`)
+	status := cameraReads(t, host, frame)
 	host.shot("camera-partial")
-	status := host.text(`[data-testid=camera-status]`)
-	if got := eval[string](host, `document.querySelector('[data-testid=camera-panel]').dataset.up`); got != "sensor" {
-		t.Fatalf("the camera read without the phone's tilt (%q)", got)
-	}
 	// Each die is marked on the frame, left to right: the face read, the
 	// throw's own there, or ? where it could not read; the tray holds the
 	// faces read, and the ? dice are left.
