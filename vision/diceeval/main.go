@@ -210,22 +210,11 @@ func readOne(ctx context.Context, t throw) reading {
 }
 
 // right says whether a reading is the throw's faces, and how many of its
-// dice are right: each true die is matched to the read die nearest it,
-// within half a die.
+// dice are right (pairs).
 func right(t throw, r reading) (diceRight int, whole bool) {
-	used := map[int]bool{}
-	for _, d := range t.Dice {
-		best, bd := -1, 0.5*d.Size
-		for j, g := range r.Dice {
-			if dist := math.Hypot(g.X-d.X, g.Y-d.Y); !used[j] && dist < bd {
-				best, bd = j, dist
-			}
-		}
-		if best >= 0 {
-			used[best] = true
-			if r.Dice[best].Face == d.Face {
-				diceRight++
-			}
+	for j, i := range pairs(t, r) {
+		if i >= 0 && r.Dice[j].Face == t.Dice[i].Face {
+			diceRight++
 		}
 	}
 	want := make([]int, 0, len(t.Dice))
@@ -236,6 +225,27 @@ func right(t throw, r reading) (diceRight int, whole bool) {
 	slices.Sort(want)
 	slices.Sort(got)
 	return diceRight, slices.Equal(want, got) && diceRight == len(t.Dice)
+}
+
+// pairs gives each die read the true die it is, or -1: each true die, in
+// turn, takes the read die nearest it within half a die not yet taken.
+func pairs(t throw, r reading) []int {
+	of := make([]int, len(r.Dice))
+	for j := range of {
+		of[j] = -1
+	}
+	for i, d := range t.Dice {
+		best, bd := -1, 0.5*d.Size
+		for j, g := range r.Dice {
+			if dist := math.Hypot(g.X-d.X, g.Y-d.Y); of[j] < 0 && dist < bd {
+				best, bd = j, dist
+			}
+		}
+		if best >= 0 {
+			of[best] = i
+		}
+	}
+	return of
 }
 
 // upJS is a throw's up direction as the page's read takes it: the sensor's

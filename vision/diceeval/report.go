@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -136,8 +135,9 @@ func refusals(tr truth, rs []reading) string {
 }
 
 // filled counts what the camera puts in the tray, whole or partial
-// readings alike: the dice filled, those filled right, and those filled
-// wrong (a cocked die filled as a face among them), by kind of throw.
+// readings alike: the dice filled, those filled right (the true die pairs
+// gives it has that face), and those filled wrong (a cocked die filled as
+// a face among them), by kind of throw.
 func filled(tr truth, rs []reading) string {
 	var b strings.Builder
 	b.WriteString("\n| what the camera puts in the tray | dice in the throws | dice filled | filled right | filled wrong (a cocked die) | throws with a die filled |\n| --- | --- | --- | --- | --- | --- |\n")
@@ -154,16 +154,15 @@ func filled(tr truth, rs []reading) string {
 			}
 			dice += len(t.Dice)
 			n := 0
-			for _, g := range rs[i].Dice {
-				if !g.Filled {
-					continue
-				}
-				n++
-				switch face := nearestFace(t, g.X, g.Y); {
-				case face == g.Face:
-					ok++
-				case face == 0:
-					cocked++
+			for j, d := range pairs(t, rs[i]) {
+				if g := rs[i].Dice[j]; g.Filled {
+					n++
+					switch {
+					case d >= 0 && t.Dice[d].Face == g.Face:
+						ok++
+					case d >= 0 && t.Dice[d].Face == 0:
+						cocked++
+					}
 				}
 			}
 			fill += n
@@ -175,24 +174,4 @@ func filled(tr truth, rs []reading) string {
 			pct(ok, fill), fill-ok, cocked, throws)
 	}
 	return b.String()
-}
-
-// nearestFace is the true face of the die nearest (x, y) within half its
-// size, -1 for none; 0 (cocked) when any cocked die is that near, as
-// dicetrain.check's die_right judges it: a die filled there is wrong.
-func nearestFace(t throw, x, y float64) int {
-	face, bd := -1, math.Inf(1)
-	cocked := false
-	for _, d := range t.Dice {
-		if dist := math.Hypot(x-d.X, y-d.Y); dist < 0.5*d.Size {
-			cocked = cocked || d.Face == 0
-			if dist < bd {
-				face, bd = d.Face, dist
-			}
-		}
-	}
-	if cocked {
-		return 0
-	}
-	return face
 }
