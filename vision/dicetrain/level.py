@@ -295,7 +295,6 @@ def check_level(a):
         got = [(r[0], r[2]) for r in reads[seen] if r[1] >= q]
         print(f'SEEN {seen}, SURE {q}: {len(got)} throws read, {sum(ok for ok, _ in got)} right, '
               f'{sum(c for _, c in got)} wrong for a cocked die read as a face', flush=True)
-    for q in check.SURES + [0.99]:
         filled = [(right, r[2]) for r in reads[seen] for sure_q, right in r[7] if sure_q >= q]
         wrong = [cocked for right, cocked in filled if not right]
         print(f'SEEN {seen}, SURE {q}, partial: {len(filled)} dice filled of {sum(len(sc[1]) for sc in scenes)}, '
